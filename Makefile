@@ -1,0 +1,28 @@
+# The commands people type. `make run` and `make test` install whatever is missing first.
+PY := .venv/bin/python
+export PYTHONUNBUFFERED := 1
+
+.PHONY: run test lint bench setup redis
+
+setup:
+	@scripts/setup.sh
+
+redis:
+	@scripts/ensure_redis.sh
+
+run: setup redis
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py ensure_moderator
+	$(PY) manage.py print_urls
+	.venv/bin/honcho start
+
+lint: setup
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+	.venv/bin/mypy .
+
+test: setup redis lint
+	.venv/bin/pytest
+
+bench: setup redis
+	$(PY) -m generation.bench

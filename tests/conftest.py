@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from yolive.redis_client import get_redis
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def clean_redis() -> Iterator[None]:
+    """Every test starts and ends with an empty test database in the real Redis."""
+    get_redis().flushdb()
+    yield
+    get_redis().flushdb()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class PrivateRedis:
+    """A redis-server of the test's own, so a test can stop and restart it without touching anyone else's."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                client.ping()
+                return
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError("private redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path, settings, monkeypatch) -> Iterator[PrivateRedis]:  # type: ignore[no-untyped-def]
+    """Point the app at a private redis-server for the length of one test."""
+    server = PrivateRedis(tmp_path)
+    server.start()
+    settings.REDIS_URL = server.url
+    monkeypatch.setenv("REDIS_URL", server.url)
+    get_redis.cache_clear()
+    yield server
+    server.stop()
+    get_redis.cache_clear()
+
+
+@pytest.fixture
+def artifacts_dir() -> Path:
+    path = ROOT / "test-artifacts"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+def require(binary: str) -> str:
+    found = shutil.which(binary)
+    assert found, f"{binary} is not installed: run `make test`, which installs it"
+    return found
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    """The environment for processes a test starts: the same test settings as this process."""
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings", PYTHONUNBUFFERED="1")
+    env.update(extra)
+    return env

@@ -1,0 +1,185 @@
+"""YoLive settings: everything comes from environment variables (a `.env` file beside manage.py is read too).
+
+The defaults run the whole channel on one machine with nothing but what `make run` installs. A bad value
+stops start-up with one line naming the variable (see yolive/env.py and manage.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+from dotenv import load_dotenv
+
+from yolive.env import env_bool, env_choice, env_float, env_int, env_list, env_secret, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+ENV_FILE = BASE_DIR / ".env"
+load_dotenv(ENV_FILE, override=False)
+
+VAR_DIR = Path(env_str("VAR_DIR", str(BASE_DIR / "var")))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+SECRET_KEY = env_secret("SECRET_KEY", ENV_FILE)
+DEBUG = env_bool("DEBUG", False)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+WEB_HOST = env_str("WEB_HOST", "127.0.0.1")
+WEB_PORT = env_int("WEB_PORT", 8000, minimum=1, maximum=65535)
+# Where viewers reach us; used for the URLs `make run` prints.
+PUBLIC_URL = env_str("PUBLIC_URL", f"http://{WEB_HOST}:{WEB_PORT}").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "yolive.voting",
+    "yolive.moderation",
+    "generation",
+    "streaming",
+    "frontend",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "yolive.urls"
+ASGI_APPLICATION = "yolive.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database: SQLite by default, PostgreSQL (or anything dj-database-url knows) by DATABASE_URL ---------
+DATABASE_URL = env_str("DATABASE_URL", "")
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(VAR_DIR / "yolive.sqlite3"),
+            # Four processes write to one file: WAL lets readers run beside the writer, IMMEDIATE takes the
+            # write lock up front so concurrent transactions wait (timeout) instead of failing to upgrade.
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            },
+            # Tests start real worker and broadcaster processes, so the test database must be a file.
+            "TEST": {"NAME": str(VAR_DIR / "test-db.sqlite3")},
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: votes, tallies, leases, rate limits, the channel layer and the Celery broker ----------------
+REDIS_URL = env_str("REDIS_URL", "redis://127.0.0.1:6379/0")
+# Pub/sub ignores Redis database numbers, so the prefix is what keeps two installations on one Redis apart.
+CHANNEL_PREFIX = env_str("CHANNEL_PREFIX", "yolive")
+CHANNEL_LAYERS = {
+    "default": {
+        # One PUBLISH per group_send whatever the audience size, fanned out locally by each web process
+        # (see docs/operations.md for why this beats RedisChannelLayer for one big viewer group).
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": CHANNEL_PREFIX},
+    }
+}
+
+# --- Celery: renders on queue `gpu`, everything else on `default` ---------------------------------------
+# A render that is not acknowledged within this many seconds is handed to another worker; every place
+# that must agree on it reads this one value.
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 300, minimum=30)
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+    "health_check_interval": 10,
+}
+CELERY_RESULT_BACKEND = None  # clip state lives in the database, never in AsyncResult
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ROUTES = {"generation.tasks.render_clip": {"queue": "gpu"}}
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A hung render is killed (prefork only) before the broker would redeliver it anyway.
+CELERY_TASK_TIME_LIMIT = CELERY_VISIBILITY_TIMEOUT - 10
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# --- The channel ----------------------------------------------------------------------------------------
+MODEL_PRESET = env_choice("MODEL_PRESET", "tiny", ("tiny", "ltx"))
+MODEL_PATH = env_str("YOLIVE_MODEL_PATH", "")
+HLS_SEGMENT_SECONDS = 2  # every clip boundary is a segment boundary, so clips must be a multiple of this
+CLIP_SECONDS = env_int("CLIP_SECONDS", 10, minimum=HLS_SEGMENT_SECONDS, maximum=60)
+if CLIP_SECONDS % HLS_SEGMENT_SECONDS:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"CLIP_SECONDS={CLIP_SECONDS} is not a multiple of {HLS_SEGMENT_SECONDS}")
+ROUND_SECONDS = env_int("ROUND_SECONDS", CLIP_SECONDS, minimum=3, maximum=3600)
+_NATIVE_SIZE = {"tiny": (512, 288), "ltx": (768, 512)}[MODEL_PRESET]
+VIDEO_WIDTH = env_int("VIDEO_WIDTH", _NATIVE_SIZE[0], minimum=64, maximum=3840)
+VIDEO_HEIGHT = env_int("VIDEO_HEIGHT", _NATIVE_SIZE[1], minimum=64, maximum=2160)
+VIDEO_FPS = env_int("VIDEO_FPS", 24, minimum=1, maximum=60)
+VIDEO_ENCODER = env_choice("VIDEO_ENCODER", "libx264", ("libx264", "h264_nvenc"))
+MEDIA_DIR = Path(env_str("MEDIA_DIR", str(VAR_DIR / "media")))
+CLIPS_DIR = MEDIA_DIR / "clips"  # rendered frames, written by the worker, read by the broadcaster
+HLS_DIR = Path(env_str("HLS_DIR", str(VAR_DIR / "hls")))
+ARCHIVE_RETENTION_HOURS = env_int("ARCHIVE_RETENTION_HOURS", 72, minimum=0)
+SHOW_CAPTIONS = env_bool("SHOW_CAPTIONS", True)
+TALLY_HZ = env_float("TALLY_HZ", 4.0, minimum=0.5, maximum=30.0)
+PROMPT_MAX_CHARS = env_int("PROMPT_MAX_CHARS", 200, minimum=10, maximum=2000)
+MODERATOR_USERNAME = env_str("MODERATOR_USERNAME", "moderator")
+
+# --- Auth, static files, the rest -----------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "/admin/login/"
+SESSION_COOKIE_AGE = 60 * 60 * 24 * 365  # a viewer keeps one identity (and its rate limits) for a year
+SESSION_COOKIE_SAMESITE = "Lax"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns on every start when it is missing
+# hls.js is installed from npm at setup; its dist folder is served as static files under vendor/hls/.
+STATICFILES_DIRS = [("vendor/hls", BASE_DIR / "node_modules" / "hls.js" / "dist")]
+WHITENOISE_USE_FINDERS = True  # serve straight from the app folders: no collectstatic step on one machine
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}
