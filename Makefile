@@ -25,4 +25,6 @@ test: setup redis lint
 	.venv/bin/pytest
 
 bench: setup redis
+	$(PY) -m yolive.voting.bench
 	$(PY) -m generation.bench
+	$(PY) -m streaming.bench

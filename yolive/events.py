@@ -17,6 +17,12 @@ Event = dict[str, Any]
 VIEWERS = "viewers"  # every socket on /ws/live/
 MODERATORS = "moderators"  # every staff socket on /ws/mod/
 
+
+def viewer_group(viewer_key: str) -> str:
+    """Every socket of one viewer (several tabs): acks, errors and news about their own prompts."""
+    return f"viewer.{viewer_key}"
+
+
 # The consumer method that receives a published event (`event.forward` -> `event_forward`).
 FORWARD = "event.forward"
 
