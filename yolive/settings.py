@@ -153,7 +153,19 @@ ARCHIVE_RETENTION_HOURS = env_int("ARCHIVE_RETENTION_HOURS", 72, minimum=0)
 SHOW_CAPTIONS = env_bool("SHOW_CAPTIONS", True)
 TALLY_HZ = env_float("TALLY_HZ", 4.0, minimum=0.5, maximum=30.0)
 PROMPT_MAX_CHARS = env_int("PROMPT_MAX_CHARS", 200, minimum=10, maximum=2000)
+# Rate limits, per fixed window of RATE_WINDOW_SECONDS. Per-IP limits are looser: many viewers share an IP.
+RATE_WINDOW_SECONDS = env_int("RATE_WINDOW_SECONDS", 10, minimum=1, maximum=3600)
+VOTES_PER_WINDOW = env_int("VOTES_PER_WINDOW", 20, minimum=1)
+VOTES_PER_WINDOW_PER_IP = env_int("VOTES_PER_WINDOW_PER_IP", 400, minimum=1)
+SUBMITS_PER_WINDOW = env_int("SUBMITS_PER_WINDOW", 2, minimum=1)
+SUBMITS_PER_WINDOW_PER_IP = env_int("SUBMITS_PER_WINDOW_PER_IP", 20, minimum=1)
+# "tick" coalesces tallies (the conductor publishes at most TALLY_HZ a second); "per_vote" publishes one
+# tally per accepted vote and exists only so the benchmark can measure what coalescing saves.
+TALLY_BROADCAST = env_choice("TALLY_BROADCAST", "tick", ("tick", "per_vote"))
 MODERATOR_USERNAME = env_str("MODERATOR_USERNAME", "moderator")
+# The profanity classifier's probability at which a prompt waits for a moderator, and at which it is refused.
+MODERATION_HOLD_AT = env_float("MODERATION_HOLD_AT", 0.5, minimum=0.0, maximum=1.0)
+MODERATION_REJECT_AT = env_float("MODERATION_REJECT_AT", 0.9, minimum=0.0, maximum=1.0)
 
 # --- Auth, static files, the rest -----------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
