@@ -15,8 +15,22 @@ WORKER_START_TIMEOUT_S = 90  # a cold start imports torch and diffusers
 @pytest.mark.slow
 def test_a_real_celery_worker_reports_in_and_stops_cleanly():
     worker = subprocess.Popen(
-        [str(ROOT / ".venv/bin/celery"), "-A", "yolive", "worker", "--queues", "gpu,default", "--concurrency",
-         "1", "--pool", "prefork", "--hostname", "health-test@%h", "--loglevel", "WARNING"],
+        [
+            str(ROOT / ".venv/bin/celery"),
+            "-A",
+            "yolive",
+            "worker",
+            "--queues",
+            "gpu,default",
+            "--concurrency",
+            "1",
+            "--pool",
+            "prefork",
+            "--hostname",
+            "health-test@%h",
+            "--loglevel",
+            "WARNING",
+        ],
         cwd=ROOT,
         env=subprocess_env(),
     )
