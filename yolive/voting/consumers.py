@@ -1,16 +1,159 @@
-"""WebSocket consumers for viewers. Published events (yolive.events) arrive as `event.forward`."""
+"""The viewer socket, /ws/live/ (docs/protocol.md); published events arrive as `event.forward`.
+
+Every inbound frame is validated; a bad one earns its sender an `error` frame and changes nothing else, and
+the socket stays open. Votes go straight to Redis (one script); tallies reach viewers from the conductor's
+ticker, never one broadcast per vote (unless TALLY_BROADCAST=per_vote, the benchmark's comparison).
+"""
 
 from __future__ import annotations
 
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+import redis
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
 from yolive import events
+from yolive.voting import services, tally
+from yolive.voting.errors import VotingError
+from yolive.voting.models import Viewer
+from yolive.voting.snapshot import build_snapshot
+
+log = logging.getLogger(__name__)
+
+# Room for a full prompt written entirely in \\uXXXX escapes, and not much more.
+MAX_FRAME_CHARS = max(4096, settings.PROMPT_MAX_CHARS * 6 + 256)
+RESTRICTION_RECHECK_S = 5.0  # a ban reaches an open socket within this; saves a query per vote
+RESYNCS_PER_WINDOW = 5  # a snapshot costs a few queries: enough for a reconnecting page, not a loop
+Frame = dict[str, Any]
 
 
-class LiveConsumer(AsyncJsonWebsocketConsumer):
-    groups = [events.VIEWERS]
+def limits_for(action: str) -> tuple[int, int]:
+    """(per viewer, per IP) within one RATE_WINDOW_SECONDS."""
+    return {
+        "vote": (settings.VOTES_PER_WINDOW, settings.VOTES_PER_WINDOW_PER_IP),
+        "submit": (settings.SUBMITS_PER_WINDOW, settings.SUBMITS_PER_WINDOW_PER_IP),
+        "resync": (RESYNCS_PER_WINDOW, RESYNCS_PER_WINDOW * 50),
+    }[action]
+
+
+def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Frame:
+    if text_data is None:
+        raise VotingError("invalid", "Send JSON text frames, not binary ones.")
+    if len(text_data) > MAX_FRAME_CHARS:
+        raise VotingError("too_large", f"Frames are limited to {MAX_FRAME_CHARS} characters.")
+    try:
+        frame = json.loads(text_data)
+    except ValueError:
+        raise VotingError("bad_json", "That frame is not valid JSON.") from None
+    if not isinstance(frame, dict):
+        raise VotingError("invalid", "A frame is a JSON object with a 'type'.")
+    if not isinstance(frame.get("type"), str):
+        raise VotingError("unknown_type", "A frame needs a 'type': submit, vote or resync.")
+    return frame
+
+
+class LiveConsumer(AsyncWebsocketConsumer):
+    groups: list[str] = []
+    viewer: Viewer
+    ip: str
+
+    async def connect(self) -> None:
+        client = self.scope.get("client") or ["unknown"]
+        self.ip = str(client[0])
+        self.viewer = await database_sync_to_async(services.viewer_for_socket)(
+            self.scope.get("session"), self.scope.get("user"), self.ip if client[0] else None
+        )
+        self._restriction: VotingError | None = None
+        self._restriction_checked_at = float("-inf")
+        self.groups = [events.VIEWERS, events.viewer_group(self.viewer.key)]
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.accept()
+        await self.send_json(await build_snapshot(self.viewer))
+
+    async def send_json(self, frame: Frame) -> None:
+        await self.send(text_data=json.dumps(frame))
 
     async def event_forward(self, message: dict[str, Any]) -> None:
         await self.send_json(message["event"])
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            frame = parse_frame(text_data, bytes_data)
+            handler = self._handlers().get(frame["type"])
+            if handler is None:
+                raise VotingError(
+                    "unknown_type", f"Unknown type {frame['type'][:40]!r}: submit, vote or resync."
+                )
+            await handler(frame)
+        except VotingError as exc:
+            await self.send_json(exc.frame())
+        except (redis.ConnectionError, redis.TimeoutError):
+            log.warning("Redis unavailable while handling a frame", exc_info=True)
+            await self.send_json(
+                VotingError("unavailable", "Reconnecting; try again in a moment.", 2).frame()
+            )
+
+    def _handlers(self) -> dict[str, Callable[[Frame], Awaitable[None]]]:
+        return {"submit": self.on_submit, "vote": self.on_vote, "resync": self.on_resync}
+
+    async def on_submit(self, frame: Frame) -> None:
+        text = frame.get("text")
+        if not isinstance(text, str):
+            raise VotingError("invalid", "A submit needs 'text', a string.")
+        shown = services.clean_text(text)
+        if not shown:
+            raise VotingError("empty", "Write a prompt first.")
+        if len(shown) > settings.PROMPT_MAX_CHARS:
+            raise VotingError("too_long", f"Keep it under {settings.PROMPT_MAX_CHARS} characters.")
+        await self.check_allowed("submit")
+        prompt = await database_sync_to_async(services.submit_prompt)(self.viewer, text)
+        await self.send_json({"type": "submitted", "prompt": prompt})
+
+    async def on_vote(self, frame: Frame) -> None:
+        prompt_id = frame.get("prompt_id")
+        if not isinstance(prompt_id, int) or isinstance(prompt_id, bool) or prompt_id < 1:
+            raise VotingError("invalid", "A vote needs 'prompt_id', a candidate's id.")
+        await self.check_allowed("vote")
+        round_id = await tally.acurrent_round_id()
+        if round_id is None or frame.get("round_id", round_id) != round_id:
+            raise VotingError("round_closed", "That round has closed; vote in the open one.")
+        outcome = await tally.cast_vote(round_id, self.viewer.key, prompt_id)
+        if outcome == "round_closed":
+            raise VotingError("round_closed", "This round has closed; the next one opens in a moment.")
+        if outcome == "unknown_prompt":
+            owner = await database_sync_to_async(services.round_of_prompt)(prompt_id)
+            if owner is not None and owner != round_id:
+                raise VotingError("wrong_round", "That prompt belongs to another round.")
+            raise VotingError("unknown_prompt", "That prompt is not a candidate in this round.")
+        await self.send_json({"type": "voted", "round_id": round_id, "prompt_id": prompt_id})
+        if settings.TALLY_BROADCAST == "per_vote" and outcome != "unchanged":
+            event = await tally.anext_tally(round_id, force=True)
+            if event:
+                await events.apublish(events.VIEWERS, event)
+
+    async def on_resync(self, frame: Frame) -> None:
+        await self.check_allowed("resync")
+        await self.send_json(await build_snapshot(self.viewer))
+
+    async def check_allowed(self, action: str) -> None:
+        """Bans and timeouts first, then the rate limits of this viewer and this IP."""
+        if time.monotonic() - self._restriction_checked_at > RESTRICTION_RECHECK_S:
+            self._restriction = await database_sync_to_async(services.restriction_for)(self.viewer)
+            self._restriction_checked_at = time.monotonic()
+        if self._restriction is not None:
+            raise self._restriction
+        per_viewer, per_ip = limits_for(action)
+        keys = [
+            f"yolive:{{limits}}:{action}:viewer:{self.viewer.key}",
+            f"yolive:{{limits}}:{action}:ip:{self.ip}",
+        ]
+        wait = await tally.hit_limit(keys, [per_viewer, per_ip], settings.RATE_WINDOW_SECONDS)
+        if wait:
+            raise VotingError("rate_limited", f"Slow down: try again in {wait} s.", wait)

@@ -1,0 +1,106 @@
+"""Actors and helpers for the voting tests: real consumers over the real Redis channel layer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing.websocket import WebsocketCommunicator
+
+from yolive.asgi import application
+from yolive.voting import rounds
+from yolive.voting.conductor import TallyTicker
+from yolive.voting.models import Round
+
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+REPLIES = ("voted", "error")
+QUIET_S = 0.3  # no frame for this long: everything published so far has arrived
+
+
+class Viewer:
+    """One browser tab on /ws/live/: connects, reads its snapshot, sends frames, reads what comes back."""
+
+    def __init__(self, ip: str = "10.0.0.1", headers: list[tuple[bytes, bytes]] | None = None) -> None:
+        self.socket = WebsocketCommunicator(application, "/ws/live/", headers=[ORIGIN, *(headers or [])])
+        self.socket.scope["client"] = (ip, 50000)
+        self.snapshot: dict[str, Any] = {}
+
+    async def connect(self) -> Viewer:
+        connected, _ = await self.socket.connect(timeout=10)
+        assert connected
+        self.snapshot = await self.socket.receive_json_from(timeout=10)
+        assert self.snapshot["type"] == "snapshot"
+        return self
+
+    @property
+    def key(self) -> str:
+        return str(self.snapshot["viewer"]["key"])
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self.socket.send_json_to(frame)
+
+    async def send_raw(self, text: str) -> None:
+        await self.socket.send_to(text_data=text)
+
+    async def until(self, event_type: str) -> dict[str, Any]:
+        async with asyncio.timeout(10):
+            while True:
+                frame = await self.socket.receive_json_from(timeout=10)
+                if frame["type"] == event_type:
+                    return frame
+
+    async def ask(self, frame: dict[str, Any], reply_type: str | tuple[str, ...] = REPLIES) -> dict:
+        """Send a frame and return the direct reply (skipping broadcasts that arrive meanwhile)."""
+        await self.send(frame)
+        wanted = (reply_type,) if isinstance(reply_type, str) else reply_type
+        async with asyncio.timeout(10):
+            while True:
+                reply = await self.socket.receive_json_from(timeout=10)
+                if reply["type"] in wanted:
+                    return reply
+
+    async def drain(self) -> list[dict[str, Any]]:
+        """Every frame that arrives until the socket has been quiet for QUIET_S."""
+        frames = []
+        while True:
+            try:
+                frames.append(json.loads(await self.socket.receive_from(timeout=QUIET_S)))
+            except TimeoutError:
+                return frames
+
+    async def close(self) -> None:
+        await self.socket.disconnect()
+
+
+@pytest.fixture
+async def make_viewer():
+    """Viewers made by a test are disconnected at its end."""
+    made: list[Viewer] = []
+
+    async def make(**kwargs: Any) -> Viewer:
+        viewer = await Viewer(**kwargs).connect()
+        made.append(viewer)
+        return viewer
+
+    yield make
+    for viewer in made:
+        await viewer.close()
+
+
+open_round = database_sync_to_async(rounds.open_round)
+close_round = database_sync_to_async(rounds.close_round)
+tick = database_sync_to_async(lambda round_id: TallyTicker().tick(round_id))
+
+
+@database_sync_to_async
+def reload_round(round_id: int) -> Round:
+    return Round.objects.select_related("winner").get(pk=round_id)
+
+
+async def submit(viewer: Viewer, text: str) -> dict[str, Any]:
+    reply = await viewer.ask({"type": "submit", "text": text}, ("submitted", "error"))
+    assert reply["type"] == "submitted", reply
+    return dict(reply["prompt"])

@@ -1,0 +1,84 @@
+import asyncio
+
+import pytest
+
+from tests.voting.conftest import open_round, submit, tick
+from yolive.voting import tally
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def test_it_counts_one_vote_per_viewer_per_round(make_viewer):
+    rnd = await open_round()
+    alice = await make_viewer()
+    kite = await submit(alice, "a red kite over the dunes")
+
+    first = await alice.ask({"type": "vote", "prompt_id": kite["id"]})
+    again = await alice.ask({"type": "vote", "prompt_id": kite["id"]})
+
+    assert first == {"type": "voted", "round_id": rnd.pk, "prompt_id": kite["id"]}
+    assert again == first
+    assert (await tick(rnd.pk))["counts"] == {str(kite["id"]): 1}
+
+
+async def test_a_vote_change_moves_exactly_one_vote(make_viewer):
+    rnd = await open_round()
+    alice, bob = await make_viewer(), await make_viewer()
+    kite = await submit(alice, "a red kite over the dunes")
+    whale = await submit(bob, "a blue whale singing")
+    await bob.ask({"type": "vote", "prompt_id": kite["id"]})
+    await alice.ask({"type": "vote", "prompt_id": kite["id"]})
+
+    await alice.ask({"type": "vote", "prompt_id": whale["id"]})
+
+    event = await tick(rnd.pk)
+    assert event["counts"] == {str(kite["id"]): 1, str(whale["id"]): 1}
+    assert event["total"] == 2
+
+
+async def test_500_viewers_voting_at_once_give_exactly_500_votes(make_viewer, settings):
+    settings.VOTES_PER_WINDOW_PER_IP = 10_000  # they all share the test's one address
+    rnd = await open_round()
+    viewers = [await make_viewer() for _ in range(500)]
+    kite = await submit(viewers[0], "a red kite over the dunes")
+    whale = await submit(viewers[1], "a blue whale singing")
+
+    replies = await asyncio.gather(
+        *(v.ask({"type": "vote", "prompt_id": (kite, whale)[i % 2]["id"]}) for i, v in enumerate(viewers))
+    )
+
+    assert {r["type"] for r in replies} == {"voted"}
+    event = await tick(rnd.pk)
+    assert event["counts"] == {str(kite["id"]): 250, str(whale["id"]): 250}
+    assert event["total"] == 500
+
+
+async def test_the_ticker_publishes_only_when_votes_changed_and_seq_rises(make_viewer):
+    rnd = await open_round()
+    alice = await make_viewer()
+    kite = await submit(alice, "a red kite over the dunes")
+    await alice.ask({"type": "vote", "prompt_id": kite["id"]})
+
+    first = await tick(rnd.pk)
+    nothing_new = await tick(rnd.pk)
+    bob = await make_viewer()
+    await bob.ask({"type": "vote", "prompt_id": kite["id"]})
+    second = await tick(rnd.pk)
+
+    assert nothing_new is None
+    assert second["seq"] == first["seq"] + 1
+    assert second["counts"] == {str(kite["id"]): 2}
+    heard = await alice.until("tally")
+    assert heard == first
+
+
+async def test_a_vote_after_the_close_is_refused_and_changes_nothing(make_viewer):
+    rnd = await open_round()
+    alice = await make_viewer()
+    kite = await submit(alice, "a red kite over the dunes")
+    await asyncio.to_thread(tally.close_round, rnd.pk)
+
+    reply = await alice.ask({"type": "vote", "prompt_id": kite["id"]})
+
+    assert reply["code"] == "round_closed"
+    assert (await asyncio.to_thread(tally.close_round, rnd.pk)).total == 0

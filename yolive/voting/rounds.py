@@ -1,0 +1,202 @@
+"""The round lifecycle as domain code: open a round, close it once, pick a winner that passes the gate.
+
+Closing is safe to race: the Redis close script is idempotent and the database claim is a conditional
+update, so of two conductors closing one round exactly one creates the Clip and queues its render.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+from django.utils import timezone
+
+from yolive import events
+from yolive.moderation import gate
+from yolive.voting import tally
+from yolive.voting.models import Clip, HousePrompt, Prompt, Round
+from yolive.voting.services import candidate_event
+from yolive.voting.snapshot import iso
+
+log = logging.getLogger(__name__)
+
+RENDER_TASK = "generation.tasks.render_clip"  # queued by name: the conductor never imports torch
+# Used only when no house prompt passes the gate, so the channel still gets a story beat.
+LAST_RESORT_PROMPT = "A slow drift through soft clouds at sunrise, calm and quiet"
+
+
+def open_round_now() -> Round | None:
+    return Round.objects.filter(state=Round.State.OPEN).order_by("-number").first()
+
+
+def round_meta(rnd: Round) -> dict[str, Any]:
+    return {"id": rnd.pk, "number": rnd.number, "opens_at": iso(rnd.opens_at), "ends_at": iso(rnd.ends_at)}
+
+
+def open_round(round_seconds: int | None = None) -> Round | None:
+    """Open the next round (None if another conductor just did); waiting approved prompts join it."""
+    seconds = round_seconds or settings.ROUND_SECONDS
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            number = (Round.objects.aggregate(n=Max("number"))["n"] or 0) + 1
+            rnd = Round.objects.create(number=number, opens_at=now, ends_at=now + timedelta(seconds=seconds))
+            waiting = list(
+                Prompt.objects.filter(
+                    status=Prompt.Status.APPROVED, round=None, source=Prompt.Source.VIEWER
+                ).order_by("id")[: tally.MAX_CANDIDATES]
+            )
+            Prompt.objects.filter(pk__in=[p.pk for p in waiting]).update(round=rnd)
+    except IntegrityError:
+        return None
+    _start(rnd, {p.pk: p.text for p in waiting}, seq=0)
+    log.info("opened %s, ends at %s", rnd, rnd.ends_at)
+    return rnd
+
+
+def restore_round(rnd: Round) -> None:
+    """Redis lost the open round (it restarted): rebuild its ballot from the database; its votes are gone.
+
+    The new `seq` starts from the clock so it is above anything clients saw before the restart.
+    """
+    candidates = Prompt.objects.filter(round=rnd, status=Prompt.Status.APPROVED).order_by("id")
+    _start(rnd, {p.pk: p.text for p in candidates[: tally.MAX_CANDIDATES]}, seq=int(time.time() * 1000))
+    log.warning("Redis had lost %s: reopened it without its votes", rnd)
+
+
+def _start(rnd: Round, candidates: dict[int, str], seq: int) -> None:
+    tally.start_round(round_meta(rnd), candidates, seq=seq)
+    view = {"id": rnd.pk, "number": rnd.number, "ends_at": iso(rnd.ends_at), "state": "open", "seq": seq}
+    events.publish(events.VIEWERS, {"type": "round_opened", "round": view})
+    for prompt in Prompt.objects.filter(pk__in=candidates).order_by("id"):
+        events.publish(events.VIEWERS, candidate_event(rnd.pk, prompt))
+
+
+def close_round(rnd: Round) -> Round | None:
+    """Freeze the votes, pick and re-check the winner, store it all, create the Clip, queue the render.
+
+    Returns the closed Round, or None when another conductor closed it first.
+    """
+    result = tally.close_round(rnd.pk)
+    if result is None:  # Redis restarted mid-round: the ballot survives in the database, the votes do not
+        ids = Prompt.objects.filter(round=rnd, status=Prompt.Status.APPROVED).values_list("id", flat=True)
+        result = tally.Result(min(ids, default=None), {pid: 0 for pid in ids}, 0)
+    now = timezone.now()
+    counts = {str(pid): votes for pid, votes in result.counts.items()}
+    with transaction.atomic():
+        claimed = Round.objects.filter(pk=rnd.pk, state=Round.State.OPEN).update(
+            state=Round.State.CLOSED, closed_at=now, tallies=counts, total_votes=result.total
+        )
+        if claimed != 1:
+            return None
+        rnd.refresh_from_db()
+        winner = choose_winner(rnd, result)
+        rnd.winner = winner
+        rnd.save(update_fields=["winner"])
+        clip = _create_clip(rnd, winner) if winner else None
+        transaction.on_commit(lambda: _announce_close(rnd, winner, counts, result.total, clip), robust=True)
+    return rnd
+
+
+def choose_winner(rnd: Round, result: tally.Result) -> Prompt | None:
+    """The best-voted candidate that passes the gate now; else a house prompt that does."""
+    ranking = sorted(result.counts.items(), key=lambda item: (-item[1], item[0]))
+    prompts = Prompt.objects.in_bulk([pid for pid, _ in ranking])
+    for pid, _votes in ranking:
+        prompt = prompts.get(pid)
+        if prompt is None or prompt.status != Prompt.Status.APPROVED:
+            continue
+        verdict = gate.judge_winner(prompt)
+        if verdict.allowed:
+            return prompt
+        log.info("%s: candidate %s lost at the gate: %s", rnd, pid, verdict.reason)
+        if verdict.decision == "reject":
+            Prompt.objects.filter(pk=pid).update(
+                status=Prompt.Status.REJECTED, moderation_reason=verdict.reason
+            )
+    return house_prompt(rnd)
+
+
+def house_prompt(rnd: Round) -> Prompt | None:
+    """The least recently used active house prompt that passes the gate (the same gate as the crowd's)."""
+    texts = [
+        (house.pk, house.text)
+        for house in HousePrompt.objects.filter(active=True).order_by(
+            F("last_used_at").asc(nulls_first=True), "id"
+        )
+    ]
+    for house_id, text in [*texts, (None, LAST_RESORT_PROMPT)]:
+        prompt = Prompt.objects.create(
+            text=text,
+            normalized_text=gate.normalize(text),
+            round=rnd,
+            source=Prompt.Source.HOUSE,
+            status=Prompt.Status.APPROVED,
+        )
+        verdict = gate.judge_winner(prompt)
+        if verdict.allowed:
+            if house_id is not None:
+                HousePrompt.objects.filter(pk=house_id).update(last_used_at=timezone.now())
+            return prompt
+        log.warning("house prompt %s failed the gate: %s", house_id, verdict.reason)
+        prompt.delete()
+    log.error("%s: no prompt passed the gate; the broadcaster's filler covers this slot", rnd)
+    return None
+
+
+def _create_clip(rnd: Round, winner: Prompt) -> Clip:
+    return Clip.objects.create(
+        round=rnd,
+        prompt=winner,
+        seed=secrets.randbelow(2**31),
+        preset=settings.MODEL_PRESET,
+        width=settings.VIDEO_WIDTH,
+        height=settings.VIDEO_HEIGHT,
+        fps=settings.VIDEO_FPS,
+    )
+
+
+def _announce_close(
+    rnd: Round, winner: Prompt | None, counts: dict[str, int], total: int, clip: Clip | None
+) -> None:
+    closed = {
+        "type": "round_closed",
+        "round_id": rnd.pk,
+        "number": rnd.number,
+        "winner": {"id": winner.pk, "text": winner.text} if winner else None,
+        "counts": counts,
+        "total": total,
+    }
+    if clip is not None:
+        from yolive.celery import app
+
+        app.send_task(RENDER_TASK, args=[clip.pk], queue="gpu")
+    _tell(events.VIEWERS, closed)
+    _tell(events.MODERATORS, closed)
+    if clip is None:
+        return
+    queued = {
+        "type": "clip",
+        "clip_id": clip.pk,
+        "round_number": rnd.number,
+        "status": clip.status,
+        "progress": 0.0,
+        "prompt": clip.prompt.text,
+    }
+    _tell(events.VIEWERS, queued)
+    _tell(events.MODERATORS, queued)
+    log.info("closed %s: %r wins, %s votes in all", rnd, winner, total)
+
+
+def _tell(group: str, event: dict[str, Any]) -> None:
+    # The round is already committed; a lost announcement is repaired by the next snapshot, so never raise.
+    try:
+        events.publish(group, event)
+    except Exception:
+        log.exception("could not publish %s", event["type"])

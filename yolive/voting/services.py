@@ -1,0 +1,172 @@
+"""What viewers do, as plain synchronous domain code: who they are and what they submit.
+
+Nothing here imports Channels: a change commits, then goes out through yolive.events. Votes are not here:
+they never touch the database while a round is open (see tally.py and the consumer).
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from yolive import events
+from yolive.moderation import gate
+from yolive.voting import tally
+from yolive.voting.errors import VotingError
+from yolive.voting.models import Prompt, Viewer
+
+log = logging.getLogger(__name__)
+
+_STATUS = {"allow": Prompt.Status.APPROVED, "hold": Prompt.Status.HELD, "reject": Prompt.Status.REJECTED}
+
+
+def clean_text(text: str) -> str:
+    """The prompt as shown: composed characters, no control characters, single spaces."""
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in text)
+    return " ".join(text.split())
+
+
+def viewer_for_socket(session: Any, user: Any, ip: str | None) -> Viewer:
+    """The socket's Viewer: the signed-in user's, else the session's, else a new one.
+
+    A new anonymous Viewer is remembered in the session when the client has one; a bare client (no cookie)
+    keeps its Viewer for the life of the socket only.
+    """
+    viewer = None
+    if user is not None and user.is_authenticated:
+        viewer = Viewer.objects.filter(user=user).first()
+    key = session.get("viewer_key") if session is not None else None
+    if viewer is None and key:
+        viewer = Viewer.objects.filter(key=key).first()
+        if viewer is not None and viewer.user_id is None and user is not None and user.is_authenticated:
+            viewer.user = user
+            viewer.save(update_fields=["user"])
+    if viewer is None:
+        owner = user if user is not None and user.is_authenticated else None
+        viewer = Viewer.objects.create(user=owner, last_ip=ip)
+    if session is not None and session.session_key and key != viewer.key:
+        session["viewer_key"] = viewer.key
+        session.save()
+    if ip and viewer.last_ip != ip:
+        Viewer.objects.filter(pk=viewer.pk).update(last_ip=ip)
+        viewer.last_ip = ip
+    return viewer
+
+
+def restriction_for(viewer: Viewer) -> VotingError | None:
+    """The `banned` error for a timed-out or banned viewer, else None. The one place bans reach voting."""
+    from yolive.moderation import bans
+
+    restriction = bans.active_restriction(viewer)
+    if restriction is None:
+        return None
+    retry_after = None
+    if restriction.until is not None:
+        from django.utils import timezone
+
+        retry_after = max(1, int((restriction.until - timezone.now()).total_seconds()))
+    return VotingError("banned", bans.restriction_message(restriction), retry_after)
+
+
+def submit_prompt(viewer: Viewer, text: str) -> dict[str, Any]:
+    """Judge and store a viewer's prompt; an allowed one becomes a candidate of the open round.
+
+    Returns the `submitted` event's prompt; raises VotingError when the prompt is refused outright.
+    """
+    shown = clean_text(text)
+    if not shown:
+        raise VotingError("empty", "Write a prompt first.")
+    if len(shown) > settings.PROMPT_MAX_CHARS:
+        raise VotingError("too_long", f"Keep it under {settings.PROMPT_MAX_CHARS} characters.")
+    round_id = tally.current_round_id()
+    if round_id is None or tally.round_state(round_id) != "open":
+        raise VotingError("round_closed", "No round is open right now; try again in a moment.", 1)
+    verdict = gate.judge(shown)
+    status = _STATUS[verdict.decision]
+    normalized = verdict.normalized or gate.normalize(shown)
+    if status == Prompt.Status.APPROVED and _already_candidate(round_id, normalized):
+        raise VotingError(
+            "rejected", "That prompt is already a candidate in this round: vote for it instead."
+        )
+    with transaction.atomic():
+        prompt = Prompt.objects.create(
+            text=shown,
+            normalized_text=normalized,
+            author=viewer,
+            round_id=round_id,
+            status=status,
+            moderation_reason=verdict.reason[:500],
+        )
+        if status == Prompt.Status.APPROVED:
+            make_candidate(prompt)
+        elif status == Prompt.Status.HELD:
+            _announce_held(prompt)
+    return prompt_view(prompt)
+
+
+def _already_candidate(round_id: int, normalized: str) -> bool:
+    return Prompt.objects.filter(
+        round_id=round_id, normalized_text=normalized, status=Prompt.Status.APPROVED
+    ).exists()
+
+
+def _announce_held(prompt: Prompt) -> None:
+    from yolive.moderation.actions import announce_held
+
+    announce_held(prompt)
+
+
+def make_candidate(prompt: Prompt, announce: bool = True) -> bool:
+    """Put an approved prompt on the open round's ballot (Redis) and tell viewers once committed.
+
+    Follows the round that is open now if the prompt's own round closed meanwhile; a prompt that finds no
+    open round keeps `round=None` and joins the next round when the conductor opens it.
+    """
+    for _ in range(2):  # a round can close between reading the pointer and adding: try the next one once
+        round_id = prompt.round_id or tally.current_round_id()
+        if round_id is None:
+            break
+        outcome = tally.add_candidate(round_id, prompt.pk, prompt.text)
+        if outcome == "full":
+            raise VotingError("rate_limited", "This round's ballot is full; submit again next round.", 5)
+        if outcome == "added":
+            if prompt.round_id != round_id:
+                Prompt.objects.filter(pk=prompt.pk).update(round_id=round_id)
+                prompt.round_id = round_id
+            if announce:
+                events.publish_on_commit(events.VIEWERS, candidate_event(round_id, prompt))
+            return True
+        prompt.round_id = None
+    Prompt.objects.filter(pk=prompt.pk).update(round_id=None)
+    prompt.round_id = None
+    return False
+
+
+def candidate_event(round_id: int, prompt: Prompt) -> dict[str, Any]:
+    return {
+        "type": "candidate",
+        "round_id": round_id,
+        "prompt": {"id": prompt.pk, "text": prompt.text, "votes": 0},
+    }
+
+
+def prompt_view(prompt: Prompt) -> dict[str, Any]:
+    return {"id": prompt.pk, "text": prompt.text, "status": prompt.status, "reason": prompt.moderation_reason}
+
+
+def round_of_prompt(prompt_id: int) -> int | None:
+    """The round a prompt belongs to (to tell a vote for another round's prompt from an unknown one)."""
+    return Prompt.objects.filter(pk=prompt_id).values_list("round_id", flat=True).first()
+
+
+def on_prompt_approved(sender: Any, prompt: Prompt, **_: Any) -> None:
+    """A moderator approved a held prompt: put it on the ballot (moderation already told viewers)."""
+    try:
+        make_candidate(prompt, announce=False)
+    except VotingError as exc:
+        log.warning("approved prompt %s did not join a round: %s", prompt.pk, exc.message)

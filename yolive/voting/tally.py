@@ -1,0 +1,222 @@
+"""A round's hot state in Redis: candidates, one vote per viewer, the tally, the pointer to the open round.
+
+Keys of one round share the hash tag `{round:<id>}`. The scripts themselves are in scripts.py; this module
+names the keys and runs the scripts from synchronous code (the conductor, services) and from the event loop
+(consumers). Redis loses nothing here that the database cannot rebuild, except the open round's votes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import weakref
+from dataclasses import dataclass
+from typing import Any
+
+import redis
+import redis.asyncio as aredis
+from django.conf import settings
+
+from yolive.redis_client import CONNECT_TIMEOUT_S, READ_TIMEOUT_S, get_redis
+from yolive.voting import scripts
+
+CURRENT_ROUND_KEY = "yolive:round:current"
+MAX_CANDIDATES = 50  # a round's candidates travel in every tally; beyond this, a ballot stops being readable
+ASYNC_POOL_SIZE = 32  # Redis connections per web process for votes, limits and snapshots
+CLOSED_ROUND_TTL_S = 3600  # the database holds closed rounds; Redis keeps their keys only for late readers
+
+
+@dataclass(frozen=True)
+class RoundKeys:
+    round_id: int
+
+    @property
+    def tag(self) -> str:
+        return f"yolive:{{round:{self.round_id}}}"
+
+    @property
+    def meta(self) -> str:
+        return f"{self.tag}:meta"  # id, number, opens_at, ends_at, state, seq, ver, pub_ver, result
+
+    @property
+    def texts(self) -> str:
+        return f"{self.tag}:texts"  # candidate prompt id -> text
+
+    @property
+    def votes(self) -> str:
+        return f"{self.tag}:votes"  # viewer key -> prompt id
+
+    @property
+    def tally(self) -> str:
+        return f"{self.tag}:tally"  # sorted set: prompt id -> votes
+
+    def all(self) -> list[str]:
+        return [self.meta, self.texts, self.votes, self.tally]
+
+
+# --- running scripts by hash, loading them again after a Redis restart --------------------------------------
+
+
+def _sha(source: str) -> str:
+    return hashlib.sha1(source.encode()).hexdigest()
+
+
+def run_script(client: redis.Redis, source: str, keys: list[str], args: list[Any]) -> Any:
+    try:
+        return client.evalsha(_sha(source), len(keys), *keys, *args)
+    except redis.exceptions.NoScriptError:
+        return client.eval(source, len(keys), *keys, *args)
+
+
+async def arun_script(client: aredis.Redis, source: str, keys: list[str], args: list[Any]) -> Any:
+    try:
+        return await client.evalsha(_sha(source), len(keys), *keys, *args)
+    except redis.exceptions.NoScriptError:
+        return await client.eval(source, len(keys), *keys, *args)
+
+
+_async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aredis.Redis] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def async_client() -> aredis.Redis:
+    """One async client per event loop (an async pool cannot be shared between loops).
+
+    A blocking pool: a burst of votes waits briefly for one of a few connections instead of opening one
+    per vote (Redis runs commands one at a time anyway).
+    """
+    loop = asyncio.get_running_loop()
+    client = _async_clients.get(loop)
+    if client is None:
+        pool = aredis.BlockingConnectionPool.from_url(
+            settings.REDIS_URL,
+            max_connections=ASYNC_POOL_SIZE,
+            timeout=READ_TIMEOUT_S,
+            decode_responses=True,
+            socket_connect_timeout=CONNECT_TIMEOUT_S,
+            socket_timeout=READ_TIMEOUT_S,
+            health_check_interval=10,
+        )
+        client = _async_clients[loop] = aredis.Redis(connection_pool=pool)
+    return client
+
+
+# --- the conductor's side -----------------------------------------------------------------------------
+
+
+def start_round(round_info: dict[str, Any], candidates: dict[int, str], seq: int = 0) -> None:
+    """Write an open round (fresh, or rebuilt after Redis lost it) and point everyone at it."""
+    keys = RoundKeys(round_info["id"])
+    meta: dict[str, str | int] = {**round_info, "state": "open", "seq": seq, "ver": 0, "pub_ver": 0}
+    pipe = get_redis().pipeline(transaction=True)
+    pipe.delete(*keys.all())
+    pipe.hset(keys.meta, mapping=meta)  # type: ignore[arg-type]  # redis-py types the keys invariantly
+    if candidates:
+        pipe.hset(keys.texts, mapping={str(pid): text for pid, text in candidates.items()})
+    pipe.set(CURRENT_ROUND_KEY, keys.round_id)
+    pipe.execute()
+
+
+def round_state(round_id: int) -> str | None:
+    """'open', 'closed', or None when Redis does not know the round (it restarted)."""
+    state: str | None = get_redis().hget(RoundKeys(round_id).meta, "state")  # type: ignore[assignment]
+    return state
+
+
+@dataclass(frozen=True)
+class Result:
+    winner_id: int | None
+    counts: dict[int, int]
+    total: int
+
+
+def close_round(round_id: int) -> Result | None:
+    """Freeze the round and pick its winner (idempotent); None when Redis lost the round's votes."""
+    keys = RoundKeys(round_id)
+    raw = run_script(get_redis(), scripts.CLOSE_ROUND, keys.all(), [CLOSED_ROUND_TTL_S])
+    if raw is None:
+        return None
+    data = json.loads(raw)
+    counts = {int(pid): int(votes) for pid, votes in (data["counts"] or {}).items()}
+    return Result(data["winner"], counts, int(data["total"]))
+
+
+def next_tally(round_id: int, force: bool = False) -> dict[str, Any] | None:
+    """The `tally` event due for this round, or None when no vote changed since the last one."""
+    keys = RoundKeys(round_id)
+    reply = run_script(get_redis(), scripts.NEXT_TALLY, [keys.meta, keys.tally], ["force" if force else ""])
+    return _tally_event(round_id, reply)
+
+
+async def anext_tally(round_id: int, force: bool = False) -> dict[str, Any] | None:
+    keys = RoundKeys(round_id)
+    reply = await arun_script(
+        async_client(), scripts.NEXT_TALLY, [keys.meta, keys.tally], ["force" if force else ""]
+    )
+    return _tally_event(round_id, reply)
+
+
+def _tally_event(round_id: int, reply: Any) -> dict[str, Any] | None:
+    if not reply:
+        return None
+    seq, flat = reply
+    counts = {str(flat[i]): int(float(flat[i + 1])) for i in range(0, len(flat), 2)}
+    return {
+        "type": "tally",
+        "round_id": round_id,
+        "seq": int(seq),
+        "counts": counts,
+        "total": sum(counts.values()),
+    }
+
+
+# --- the submitters' and voters' side -------------------------------------------------------------------
+
+
+def current_round_id() -> int | None:
+    value = get_redis().get(CURRENT_ROUND_KEY)
+    return int(value) if value else None
+
+
+async def acurrent_round_id() -> int | None:
+    value = await async_client().get(CURRENT_ROUND_KEY)
+    return int(value) if value else None
+
+
+def add_candidate(round_id: int, prompt_id: int, text: str) -> str:
+    """'added', 'full' or 'round_closed'."""
+    keys = RoundKeys(round_id)
+    outcome: str = run_script(
+        get_redis(), scripts.ADD_CANDIDATE, [keys.meta, keys.texts], [prompt_id, text, MAX_CANDIDATES]
+    )
+    return outcome
+
+
+async def cast_vote(round_id: int, viewer_key: str, prompt_id: int) -> str:
+    """'cast', 'moved', 'unchanged', 'unknown_prompt' or 'round_closed'."""
+    keys = RoundKeys(round_id)
+    outcome: str = await arun_script(async_client(), scripts.CAST_VOTE, keys.all(), [viewer_key, prompt_id])
+    return outcome
+
+
+async def read_round(
+    round_id: int, viewer_key: str
+) -> tuple[dict[str, str], dict[str, str], dict[str, int], str]:
+    """One consistent read for a snapshot: meta, candidate texts, counts, and this viewer's vote."""
+    keys = RoundKeys(round_id)
+    pipe = async_client().pipeline(transaction=True)
+    pipe.hgetall(keys.meta)
+    pipe.hgetall(keys.texts)
+    pipe.zrange(keys.tally, 0, -1, withscores=True)
+    pipe.hget(keys.votes, viewer_key)
+    meta, texts, tally, my_vote = await pipe.execute()
+    counts = {str(pid): int(votes) for pid, votes in tally}
+    return meta, texts, counts, my_vote or ""
+
+
+async def hit_limit(keys: list[str], limits: list[int], window_s: int) -> int:
+    """0 when the action is allowed (and counted), else the seconds until it is."""
+    wait: int = await arun_script(async_client(), scripts.HIT_LIMIT, keys, [*limits, window_s])
+    return wait
