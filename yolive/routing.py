@@ -1,7 +1,9 @@
 from django.urls import path
 
+from yolive.moderation.consumers import ModConsumer
 from yolive.voting.consumers import LiveConsumer
 
 websocket_urlpatterns = [
     path("ws/live/", LiveConsumer.as_asgi()),
+    path("ws/mod/", ModConsumer.as_asgi()),
 ]

@@ -77,26 +77,31 @@ def approve_prompt(prompt_id: int, moderator: Any) -> Prompt:
     with transaction.atomic():
         prompt = _claim_held(prompt_id, Prompt.Status.APPROVED, "")
         open_round = Round.objects.filter(state=Round.State.OPEN).order_by("-number").first()
-        if open_round is not None and prompt.round_id != open_round.pk:
-            prompt.round = open_round
+        round_id = open_round.pk if open_round is not None else None
+        if prompt.round_id != round_id:
+            prompt.round_id = round_id
             prompt.save(update_fields=["round"])
         PromptReview.objects.create(
             prompt=prompt, decision=PromptReview.Decision.APPROVED, moderator=moderator
         )
         audit.record(moderator, "approve_prompt", f"prompt {prompt.pk}", text=prompt.text)
         _tell_author_and_moderators(prompt)
-        if open_round is not None:
-            transaction.on_commit(lambda: _announce_candidate(prompt, open_round))
+        transaction.on_commit(lambda: _put_on_ballot(prompt))
     return prompt
 
 
-def _announce_candidate(prompt: Prompt, open_round: Round) -> None:
+def _put_on_ballot(prompt: Prompt) -> None:
+    # The voting side's receiver adds it to the open round's ballot, or leaves round=None when none is
+    # open (it then joins the next round); viewers hear of it only once it can take votes.
     prompt_approved.send(sender=Prompt, prompt=prompt)
+    round_id = Prompt.objects.filter(pk=prompt.pk).values_list("round_id", flat=True).first()
+    if round_id is None:
+        return
     events.publish(
         events.VIEWERS,
         {
             "type": "candidate",
-            "round_id": open_round.pk,
+            "round_id": round_id,
             "prompt": {"id": prompt.pk, "text": prompt.text, "votes": 0},
         },
     )

@@ -1,0 +1,182 @@
+// The moderation panel: a live feed from /ws/mod/ and one-click actions as CSRF-checked POSTs.
+import { LiveSocket, showConnection } from "./socket.js";
+
+const $ = (id) => document.getElementById(id);
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
+const TIMEOUT_S = 600; // the one-click timeout on a held card
+
+function say(text, kind) {
+  const el = $("mod-status");
+  el.textContent = text;
+  el.dataset.kind = kind;
+}
+
+async function post(path, fields = {}) {
+  const body = new FormData();
+  for (const [k, v] of Object.entries(fields)) body.append(k, v);
+  const response = await fetch(path, { method: "POST", body, headers: { "X-CSRFToken": csrf }, credentials: "same-origin" });
+  let data = {};
+  try {
+    data = await response.json();
+  } catch {
+    data = { error: `The server answered ${response.status}.` };
+  }
+  if (!response.ok) throw new Error(data.error || `The server answered ${response.status}.`);
+  return data;
+}
+
+async function act(label, path, fields, after) {
+  try {
+    const data = await post(path, fields);
+    say(`${label}: done.`, "ok");
+    if (after) after(data);
+  } catch (err) {
+    say(`${label}: ${err.message}`, "error");
+  }
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function heldCard(p) {
+  const li = el("li", "held-card");
+  li.dataset.id = p.id;
+  li.dataset.author = p.author ? p.author.key : "";
+  const meta = p.author ? `${p.reason} · by ${p.author.name}` : p.reason;
+  const actions = el("div", "held-actions");
+  const approve = el("button", "primary", "Approve");
+  approve.dataset.act = "approve";
+  const label = el("label", "visually-hidden", "Reason for rejecting");
+  label.htmlFor = `reason-${p.id}`;
+  const reason = el("input", "reject-reason");
+  Object.assign(reason, { type: "text", id: `reason-${p.id}`, placeholder: "Reason (optional)", maxLength: 500 });
+  const reject = el("button", "danger", "Reject");
+  reject.dataset.act = "reject";
+  actions.append(approve, label, reason, reject);
+  if (p.author) {
+    const timeout = el("button", "", "Time out author 10 min");
+    timeout.dataset.act = "timeout";
+    actions.append(timeout);
+  }
+  for (const b of actions.querySelectorAll("button")) b.type = "button";
+  li.append(el("span", "held-text", p.text), el("span", "held-meta", meta), actions);
+  return li;
+}
+
+function updateHeldCount() {
+  const n = $("held").children.length;
+  $("held-count").textContent = `(${n})`;
+  $("held-empty").hidden = n > 0;
+}
+
+function removeHeld(id) {
+  const card = $("held").querySelector(`[data-id="${Number(id)}"]`);
+  if (card) card.remove();
+  updateHeldCount();
+}
+
+function prependLimited(list, item, limit = 50) {
+  list.querySelectorAll(".muted").forEach((n) => n.remove());
+  list.prepend(item);
+  while (list.children.length > limit) list.lastElementChild.remove();
+}
+
+const handlers = {
+  held(ev) {
+    if ($("held").querySelector(`[data-id="${Number(ev.prompt.id)}"]`)) return;
+    $("held").append(heldCard(ev.prompt));
+    updateHeldCount();
+  },
+  prompt_status(ev) {
+    removeHeld(ev.prompt_id);
+  },
+  audit(ev) {
+    const time = new Date(ev.at).toLocaleTimeString([], { hour12: false });
+    prependLimited($("audit"), el("li", "", `${time} · ${ev.actor} · ${ev.action} · ${ev.target}`));
+  },
+  round_closed(ev) {
+    const winner = ev.winner ? ev.winner.text : "none";
+    prependLimited($("rounds"), el("li", "", `Round ${ev.number} · ${ev.total} vote${ev.total === 1 ? "" : "s"} · winner: ${winner}`), 20);
+  },
+  clip(ev) {
+    showClip(ev.clip_id, `Round ${ev.round_number} · ${ev.status}${ev.status === "rendering" ? ` ${Math.round(100 * (ev.progress || 0))}%` : ""}: ${ev.prompt}`, ev.status);
+  },
+  now_playing(ev) {
+    showClip(ev.clip_id, `Round ${ev.round_number} · on_air: ${ev.prompt}`, "on_air");
+  },
+};
+
+const GONE = new Set(["aired", "failed", "skipped"]);
+
+function showClip(id, text, status) {
+  const list = $("clips");
+  list.querySelectorAll(".muted").forEach((n) => n.remove());
+  let item = list.querySelector(`[data-clip="${Number(id)}"]`);
+  if (GONE.has(status)) {
+    if (item) item.remove();
+    return;
+  }
+  if (!item) {
+    item = el("li");
+    item.dataset.clip = id;
+    list.append(item);
+  }
+  item.textContent = text;
+}
+
+$("held").addEventListener("click", (e) => {
+  const button = e.target.closest("button[data-act]");
+  if (!button) return;
+  const card = button.closest(".held-card");
+  const id = card.dataset.id;
+  if (button.dataset.act === "approve") {
+    act("Approve", `/mod/prompts/${id}/approve`, {}, () => removeHeld(id));
+  } else if (button.dataset.act === "reject") {
+    act("Reject", `/mod/prompts/${id}/reject`, { reason: card.querySelector(".reject-reason").value }, () => removeHeld(id));
+  } else if (button.dataset.act === "timeout") {
+    act("Time out", "/mod/restrictions", { viewer_key: card.dataset.author, duration: TIMEOUT_S, reason: "timed out from a held prompt" });
+  }
+});
+
+$("skip").addEventListener("click", () => act("Skip", "/mod/skip", {}));
+
+function formFields(form) {
+  return Object.fromEntries(new FormData(form).entries());
+}
+
+const reloadSoon = () => setTimeout(() => location.reload(), 400);
+$("lockdown-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  act("Lockdown", "/mod/lockdown", formFields(e.target), reloadSoon);
+});
+$("restrict-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  act("Restriction", "/mod/restrictions", formFields(e.target), reloadSoon);
+});
+$("term-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  act("Blocked term", "/mod/terms", formFields(e.target), reloadSoon);
+});
+document.addEventListener("click", (e) => {
+  const lift = e.target.closest("button[data-lift]");
+  if (lift) act("Lift", `/mod/restrictions/${lift.dataset.lift}/lift`, {}, reloadSoon);
+  const remove = e.target.closest("button[data-remove-term]");
+  if (remove) act("Remove term", `/mod/terms/${remove.dataset.removeTerm}/delete`, {}, reloadSoon);
+});
+
+const socket = new LiveSocket("/ws/mod/", {
+  onEvent: (ev) => handlers[ev.type] && handlers[ev.type](ev),
+  onState: (state) => {
+    showConnection(state);
+    // Events sent while the socket was down are lost: the page itself is the fresh snapshot.
+    if (state === "reconnecting") dropped = true;
+    if (state === "open" && dropped) location.reload();
+  },
+});
+let dropped = false;
+window.yoliveMod = { socket };
+socket.start();

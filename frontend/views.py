@@ -1,0 +1,45 @@
+"""The viewer page. It makes sure the visitor has a session and a Viewer before the socket connects."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+from yolive.voting.models import Viewer
+
+LIVE_PLAYLIST = "/hls/live.m3u8"
+
+
+def ensure_viewer(request: HttpRequest) -> Viewer:
+    """The session's Viewer (the signed-in user's if they have one), created and remembered if missing.
+
+    /ws/live/ finds the same Viewer from `session["viewer_key"]`, so the session is saved here, before
+    the page's script opens the socket.
+    """
+    key = request.session.get("viewer_key")
+    viewer = Viewer.objects.filter(key=key).first() if key else None
+    user = request.user if request.user.is_authenticated else None
+    if viewer is None and user is not None:
+        viewer = Viewer.objects.filter(user=user).first()
+    if viewer is None:
+        viewer = Viewer.objects.create(user=user, last_ip=request.META.get("REMOTE_ADDR") or None)
+    if request.session.get("viewer_key") != viewer.key:
+        request.session["viewer_key"] = viewer.key
+    if not request.session.session_key:
+        request.session.save()
+    return viewer
+
+
+@never_cache
+@ensure_csrf_cookie
+def viewer_page(request: HttpRequest) -> HttpResponse:
+    ensure_viewer(request)
+    context = {
+        "live_playlist": LIVE_PLAYLIST,
+        "prompt_max_chars": settings.PROMPT_MAX_CHARS,
+        "stand_in": settings.MODEL_PRESET == "tiny",
+    }
+    return render(request, "frontend/viewer.html", context)

@@ -1,0 +1,125 @@
+"""The /mod/ page, its actions and its socket: staff only, CSRF-checked, viewer text escaped."""
+
+import asyncio
+
+import pytest
+from channels.testing.websocket import WebsocketCommunicator
+from django.test import Client
+
+from yolive import events
+from yolive.asgi import application
+from yolive.moderation.actions import held_event
+from yolive.moderation.consumers import FORBIDDEN_CLOSE_CODE
+from yolive.voting.models import Prompt
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+SCRIPT = "<script>alert(1)</script>"
+
+
+def test_a_viewer_is_sent_to_the_login_page_instead_of_the_panel(client):
+    response = client.get("/mod/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/admin/login/")
+
+
+def test_a_signed_in_non_staff_user_cannot_see_the_panel(client, outsider):
+    client.force_login(outsider)
+    assert client.get("/mod/").status_code == 302
+
+
+def test_a_viewer_cannot_approve_a_prompt(client, outsider, held_prompt):
+    client.force_login(outsider)
+    response = client.post(f"/mod/prompts/{held_prompt.pk}/approve")
+    assert response.status_code == 403
+    assert Prompt.objects.get(pk=held_prompt.pk).status == "held"
+
+
+def test_actions_need_the_csrf_token(moderator, held_prompt):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(moderator)
+    assert client.post(f"/mod/prompts/{held_prompt.pk}/approve").status_code == 403
+    page = client.get("/mod/")
+    token = page.cookies["csrftoken"].value
+    response = client.post(f"/mod/prompts/{held_prompt.pk}/approve", HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 200, response.content
+    assert Prompt.objects.get(pk=held_prompt.pk).status == "approved"
+
+
+def test_the_panel_lists_held_prompts_as_text_never_as_markup(client, moderator, held_prompt):
+    client.force_login(moderator)
+    html = client.get("/mod/").content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert SCRIPT not in html
+
+
+def test_the_admin_shows_a_prompt_with_a_script_tag_as_text(client, moderator, held_prompt):
+    moderator.is_superuser = True
+    moderator.save()
+    client.force_login(moderator)
+    html = client.get("/admin/voting/prompt/").content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert SCRIPT not in html
+
+
+def test_a_bad_action_answers_a_clear_error(client, moderator, held_prompt):
+    client.force_login(moderator)
+    response = client.post("/mod/restrictions", {"viewer_key": "nobody", "reason": "x", "duration": "60"})
+    assert response.status_code == 400
+    assert response.json() == {"error": "no viewer with that key"}
+    response = client.post("/mod/restrictions", {"viewer_key": "x", "reason": "x", "duration": "soon"})
+    assert response.status_code == 400
+
+
+def test_a_moderator_adds_a_blocked_term_that_holds_the_next_submission(client, moderator):
+    from yolive.moderation import gate
+
+    client.force_login(moderator)
+    response = client.post("/mod/terms", {"term": "Zeppelin", "action": "hold"})
+    assert response.status_code == 200
+    assert gate.judge("a zeppelin over paris").decision == "hold"
+
+
+async def test_the_mod_socket_refuses_anyone_who_is_not_staff():
+    communicator = WebsocketCommunicator(application, "/ws/mod/", headers=[ORIGIN])
+    connected, code = await communicator.connect()
+    assert not connected
+    assert code == FORBIDDEN_CLOSE_CODE
+
+
+async def _staff_socket(user) -> WebsocketCommunicator:
+    from asgiref.sync import sync_to_async
+
+    client = Client()
+    await sync_to_async(client.force_login)(user)
+    cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    return WebsocketCommunicator(application, "/ws/mod/", headers=[ORIGIN, (b"cookie", cookie)])
+
+
+async def test_a_non_staff_session_is_refused_on_the_mod_socket(outsider):
+    communicator = await _staff_socket(outsider)
+    connected, code = await communicator.connect()
+    assert not connected and code == FORBIDDEN_CLOSE_CODE
+
+
+async def test_a_held_prompt_reaches_a_moderator_socket_live(moderator, held_prompt):
+    communicator = await _staff_socket(moderator)
+    connected, _ = await communicator.connect()
+    assert connected
+    await asyncio.sleep(0.2)
+    from asgiref.sync import sync_to_async
+
+    event = await sync_to_async(held_event)(held_prompt)
+    await events.apublish(events.MODERATORS, event)
+    frame = await communicator.receive_json_from(timeout=5)
+    assert frame["type"] == "held"
+    assert frame["prompt"]["text"] == held_prompt.text
+    assert frame["prompt"]["author"]["key"] == held_prompt.author.key
+    await communicator.disconnect()
+
+
+async def test_the_mod_socket_refuses_a_foreign_origin(moderator):
+    communicator = await _staff_socket(moderator)
+    communicator.scope["headers"] = [(b"origin", b"http://evil.example"), communicator.scope["headers"][1]]
+    connected, _ = await communicator.connect()
+    assert not connected
