@@ -1,0 +1,210 @@
+"""The database side of the broadcaster, kept off the frame-feeding thread.
+
+A slow database (SQLite waits up to 20 s for a write lock) must never starve ffmpeg's pipe, so:
+- the `Director` polls the clips in its own thread and leaves a snapshot the feeder reads without waiting;
+- the `Announcer` runs status changes and viewer events in its own thread, each at its due time (the
+  moment the change reaches viewers, who watch a few segments behind the live edge).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from django.db import close_old_connections
+from django.utils import timezone
+
+from yolive.events import VIEWERS, publish
+from yolive.voting.models import Clip
+
+log = logging.getLogger(__name__)
+
+POLL_INTERVAL_S = 0.5  # a clip ready during filler waits at most this plus one segment to start airing
+
+
+@dataclass(frozen=True)
+class ReadyClip:
+    id: int
+    round_number: int
+    prompt: str
+    frames_path: str
+
+
+@dataclass(frozen=True)
+class Upcoming:
+    """What the filler slate talks about: the clip that airs next, still being made."""
+
+    round_number: int
+    prompt: str
+    status: str
+    progress: float
+
+
+@dataclass
+class Snapshot:
+    ready: list[ReadyClip] = field(default_factory=list)
+    skip_requested: frozenset[int] = frozenset()
+    upcoming: Upcoming | None = None
+
+
+def read_snapshot(watched: frozenset[int]) -> Snapshot:
+    ready = [
+        ReadyClip(c.id, c.round.number, c.prompt.text, c.frames_path)
+        for c in Clip.objects.filter(status=Clip.Status.READY, skip_requested=False)
+        .select_related("round", "prompt")
+        .order_by("round__number")[:4]
+    ]
+    skips = frozenset(Clip.objects.filter(id__in=watched, skip_requested=True).values_list("id", flat=True))
+    # The slate shows the clip that airs next: the one rendering, else the oldest queued.
+    making = (
+        Clip.objects.filter(status__in=[Clip.Status.RENDERING, Clip.Status.QUEUED], skip_requested=False)
+        .select_related("round", "prompt")
+        .order_by("-status", "round__number")  # "rendering" sorts before "queued" descending
+        .first()
+    )
+    upcoming = (
+        Upcoming(making.round.number, making.prompt.text, making.status, making.progress) if making else None
+    )
+    return Snapshot(ready, skips, upcoming)
+
+
+class Director(threading.Thread):
+    def __init__(self, stop: threading.Event) -> None:
+        super().__init__(name="director", daemon=True)
+        self.stop = stop
+        self.snapshot = Snapshot()
+        self.watched: frozenset[int] = frozenset()  # clips on air, whose skip flag matters
+        self.fresh = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                close_old_connections()
+                skip_unaired(self.watched)
+                self.snapshot = read_snapshot(self.watched)
+                self.fresh.set()
+            except Exception:
+                log.exception("cannot read the clips; the stream goes on with what it knows")
+            self.stop.wait(POLL_INTERVAL_S)
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def clip_event(clip: Clip) -> dict[str, object]:
+    return {
+        "type": "clip",
+        "clip_id": clip.id,
+        "round_number": clip.round.number,
+        "status": clip.status,
+        "prompt": clip.prompt.text,
+        "progress": clip.progress,
+    }
+
+
+def mark_on_air(clip_id: int) -> None:
+    now = timezone.now()
+    changed = Clip.objects.filter(id=clip_id, status=Clip.Status.READY).update(
+        status=Clip.Status.ON_AIR, aired_at=now
+    )
+    clip = Clip.objects.select_related("round", "prompt").get(id=clip_id)
+    if not changed:
+        log.warning("clip %s aired while %s", clip_id, clip.status)
+    publish(VIEWERS, clip_event(clip))
+    publish(
+        VIEWERS,
+        {
+            "type": "now_playing",
+            "clip_id": clip.id,
+            "round_number": clip.round.number,
+            "prompt": clip.prompt.text,
+            "at": iso(now),
+        },
+    )
+
+
+def mark_finished(clip_id: int, status: str) -> None:
+    """On air -> aired or skipped; a clip that never reached viewers keeps its status and airs later."""
+    if Clip.objects.filter(id=clip_id, status=Clip.Status.ON_AIR).update(
+        status=status, finished_at=timezone.now()
+    ):
+        publish(VIEWERS, clip_event(Clip.objects.select_related("round", "prompt").get(id=clip_id)))
+
+
+def skip_unaired(airing: frozenset[int]) -> None:
+    """Ready clips a moderator skipped before they aired: they never will. The clip being fed is left to
+    the feeder, which cuts it at the next segment boundary."""
+    doomed = list(
+        Clip.objects.filter(status=Clip.Status.READY, skip_requested=True)
+        .exclude(id__in=airing)
+        .values_list("id", flat=True)
+    )
+    for clip_id in doomed:
+        if Clip.objects.filter(id=clip_id, status=Clip.Status.READY).update(
+            status=Clip.Status.SKIPPED, finished_at=timezone.now()
+        ):
+            publish(VIEWERS, clip_event(Clip.objects.select_related("round", "prompt").get(id=clip_id)))
+
+
+def mark_failed(clip_id: int, error: str) -> None:
+    Clip.objects.filter(id=clip_id).update(status=Clip.Status.FAILED, error=error)
+    publish(VIEWERS, clip_event(Clip.objects.select_related("round", "prompt").get(id=clip_id)))
+
+
+def mark_archived(clip_id: int, archive_path: str) -> None:
+    Clip.objects.filter(id=clip_id).update(archive_path=archive_path)
+
+
+class Announcer(threading.Thread):
+    """Runs each action at its due time (monotonic clock), in order; a failing action is logged."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        super().__init__(name="announcer", daemon=True)
+        self.stop = stop
+        self._queue: list[tuple[float, int, Callable[[], None]]] = []
+        self._order = itertools.count()
+        self._wake = threading.Condition()
+
+    def at(self, due: float, action: Callable[[], None]) -> None:
+        with self._wake:
+            heapq.heappush(self._queue, (due, next(self._order), action))
+            self._wake.notify()
+
+    def pending(self) -> int:
+        with self._wake:
+            return len(self._queue)
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            with self._wake:
+                if not self._queue:
+                    self._wake.wait(0.5)
+                    continue
+                due = self._queue[0][0]
+                if due > time.monotonic():
+                    self._wake.wait(min(0.5, due - time.monotonic()))
+                    continue
+                _, _, action = heapq.heappop(self._queue)
+            try:
+                close_old_connections()
+                action()
+            except Exception:
+                log.exception("announcement failed")
+
+    def drain(self) -> None:
+        """Run what is left now (on shutdown), so no clip stays on air in the database."""
+        with self._wake:
+            actions = [item[2] for item in sorted(self._queue)]
+            self._queue.clear()
+        for action in actions:
+            try:
+                action()
+            except Exception:
+                log.exception("announcement failed")
