@@ -27,11 +27,17 @@ class Viewer:
         self.socket = WebsocketCommunicator(application, "/ws/live/", headers=[ORIGIN, *(headers or [])])
         self.socket.scope["client"] = (ip, 50000)
         self.snapshot: dict[str, Any] = {}
+        self.seen: list[dict[str, Any]] = []  # every frame this tab has read, in order
+
+    async def read(self) -> dict[str, Any]:
+        frame = json.loads(await self.socket.receive_from(timeout=10))
+        self.seen.append(frame)
+        return dict(frame)
 
     async def connect(self) -> Viewer:
         connected, _ = await self.socket.connect(timeout=10)
         assert connected
-        self.snapshot = await self.socket.receive_json_from(timeout=10)
+        self.snapshot = await self.read()
         assert self.snapshot["type"] == "snapshot"
         return self
 
@@ -48,7 +54,7 @@ class Viewer:
     async def until(self, event_type: str) -> dict[str, Any]:
         async with asyncio.timeout(10):
             while True:
-                frame = await self.socket.receive_json_from(timeout=10)
+                frame = await self.read()
                 if frame["type"] == event_type:
                     return frame
 
@@ -58,18 +64,19 @@ class Viewer:
         wanted = (reply_type,) if isinstance(reply_type, str) else reply_type
         async with asyncio.timeout(10):
             while True:
-                reply = await self.socket.receive_json_from(timeout=10)
+                reply = await self.read()
                 if reply["type"] in wanted:
                     return reply
 
     async def drain(self) -> list[dict[str, Any]]:
-        """Every frame that arrives until the socket has been quiet for QUIET_S."""
+        """Every frame that arrives until the socket has been quiet for QUIET_S.
+
+        (receive_nothing, because a receive that times out cancels the consumer under test.)
+        """
         frames = []
-        while True:
-            try:
-                frames.append(json.loads(await self.socket.receive_from(timeout=QUIET_S)))
-            except TimeoutError:
-                return frames
+        while not await self.socket.receive_nothing(timeout=QUIET_S):
+            frames.append(await self.read())
+        return frames
 
     async def close(self) -> None:
         await self.socket.disconnect()

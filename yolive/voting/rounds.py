@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -78,6 +79,15 @@ def _start(rnd: Round, candidates: dict[int, str], seq: int) -> None:
         events.publish(events.VIEWERS, candidate_event(rnd.pk, prompt))
 
 
+@dataclass
+class Choice:
+    """The winner picked before the write transaction (judging can be slow; the database lock must not be)."""
+
+    prompt: Prompt | None = None  # unsaved when it is a house prompt
+    house_id: int | None = None
+    rejected: dict[int, str] = field(default_factory=dict)  # candidates the gate now rejects, with reasons
+
+
 def close_round(rnd: Round) -> Round | None:
     """Freeze the votes, pick and re-check the winner, store it all, create the Clip, queue the render.
 
@@ -87,25 +97,36 @@ def close_round(rnd: Round) -> Round | None:
     if result is None:  # Redis restarted mid-round: the ballot survives in the database, the votes do not
         ids = Prompt.objects.filter(round=rnd, status=Prompt.Status.APPROVED).values_list("id", flat=True)
         result = tally.Result(min(ids, default=None), {pid: 0 for pid in ids}, 0)
-    now = timezone.now()
+    choice = choose_winner(rnd, result)
     counts = {str(pid): votes for pid, votes in result.counts.items()}
     with transaction.atomic():
         claimed = Round.objects.filter(pk=rnd.pk, state=Round.State.OPEN).update(
-            state=Round.State.CLOSED, closed_at=now, tallies=counts, total_votes=result.total
+            state=Round.State.CLOSED, closed_at=timezone.now(), tallies=counts, total_votes=result.total
         )
         if claimed != 1:
             return None
+        for pid, reason in choice.rejected.items():
+            Prompt.objects.filter(pk=pid).update(status=Prompt.Status.REJECTED, moderation_reason=reason)
+        winner = _store_winner(rnd, choice)
         rnd.refresh_from_db()
-        winner = choose_winner(rnd, result)
-        rnd.winner = winner
-        rnd.save(update_fields=["winner"])
         clip = _create_clip(rnd, winner) if winner else None
         transaction.on_commit(lambda: _announce_close(rnd, winner, counts, result.total, clip), robust=True)
     return rnd
 
 
-def choose_winner(rnd: Round, result: tally.Result) -> Prompt | None:
+def _store_winner(rnd: Round, choice: Choice) -> Prompt | None:
+    winner = choice.prompt
+    if winner is not None and winner.pk is None:
+        winner.round = rnd
+        winner.save()
+        HousePrompt.objects.filter(pk=choice.house_id).update(last_used_at=timezone.now())
+    Round.objects.filter(pk=rnd.pk).update(winner=winner)
+    return winner
+
+
+def choose_winner(rnd: Round, result: tally.Result) -> Choice:
     """The best-voted candidate that passes the gate now; else a house prompt that does."""
+    choice = Choice()
     ranking = sorted(result.counts.items(), key=lambda item: (-item[1], item[0]))
     prompts = Prompt.objects.in_bulk([pid for pid, _ in ranking])
     for pid, _votes in ranking:
@@ -114,40 +135,34 @@ def choose_winner(rnd: Round, result: tally.Result) -> Prompt | None:
             continue
         verdict = gate.judge_winner(prompt)
         if verdict.allowed:
-            return prompt
+            choice.prompt = prompt
+            return choice
         log.info("%s: candidate %s lost at the gate: %s", rnd, pid, verdict.reason)
         if verdict.decision == "reject":
-            Prompt.objects.filter(pk=pid).update(
-                status=Prompt.Status.REJECTED, moderation_reason=verdict.reason
-            )
-    return house_prompt(rnd)
+            choice.rejected[pid] = verdict.reason[:500]
+    choice.prompt, choice.house_id = house_prompt(rnd)
+    return choice
 
 
-def house_prompt(rnd: Round) -> Prompt | None:
-    """The least recently used active house prompt that passes the gate (the same gate as the crowd's)."""
-    texts = [
-        (house.pk, house.text)
-        for house in HousePrompt.objects.filter(active=True).order_by(
-            F("last_used_at").asc(nulls_first=True), "id"
-        )
-    ]
-    for house_id, text in [*texts, (None, LAST_RESORT_PROMPT)]:
-        prompt = Prompt.objects.create(
+def house_prompt(rnd: Round) -> tuple[Prompt | None, int | None]:
+    """The least recently used active house prompt that passes the gate (the same gate as the crowd's).
+
+    Returns an unsaved Prompt and the HousePrompt's id (None for the last resort), or (None, None).
+    """
+    houses = HousePrompt.objects.filter(active=True).order_by(F("last_used_at").asc(nulls_first=True), "id")
+    for house_id, text in [*houses.values_list("id", "text"), (None, LAST_RESORT_PROMPT)]:
+        prompt = Prompt(
             text=text,
             normalized_text=gate.normalize(text),
-            round=rnd,
             source=Prompt.Source.HOUSE,
             status=Prompt.Status.APPROVED,
         )
         verdict = gate.judge_winner(prompt)
         if verdict.allowed:
-            if house_id is not None:
-                HousePrompt.objects.filter(pk=house_id).update(last_used_at=timezone.now())
-            return prompt
+            return prompt, house_id
         log.warning("house prompt %s failed the gate: %s", house_id, verdict.reason)
-        prompt.delete()
     log.error("%s: no prompt passed the gate; the broadcaster's filler covers this slot", rnd)
-    return None
+    return None, None
 
 
 def _create_clip(rnd: Round, winner: Prompt) -> Clip:

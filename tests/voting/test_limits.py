@@ -1,0 +1,65 @@
+import pytest
+from channels.db import database_sync_to_async
+
+from tests.voting.conftest import open_round, submit
+from yolive.moderation.bans import restrict
+from yolive.voting.models import Viewer
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def test_a_viewer_who_votes_too_fast_is_told_when_to_try_again(make_viewer, settings):
+    settings.VOTES_PER_WINDOW = 3
+    await open_round()
+    alice = await make_viewer()
+    kite = await submit(alice, "a red kite over the dunes")
+
+    replies = [await alice.ask({"type": "vote", "prompt_id": kite["id"]}) for _ in range(4)]
+
+    assert [r["type"] for r in replies] == ["voted", "voted", "voted", "error"]
+    assert replies[-1]["code"] == "rate_limited"
+    assert 1 <= replies[-1]["retry_after"] <= settings.RATE_WINDOW_SECONDS
+    assert str(replies[-1]["retry_after"]) in replies[-1]["message"]
+
+
+async def test_a_limit_per_address_stops_many_viewers_behind_one_ip(make_viewer, settings):
+    settings.VOTES_PER_WINDOW_PER_IP = 2
+    await open_round()
+    first, second, third = [await make_viewer(ip="192.0.2.7") for _ in range(3)]
+    elsewhere = await make_viewer(ip="198.51.100.1")
+    kite = await submit(first, "a red kite over the dunes")
+
+    assert (await first.ask({"type": "vote", "prompt_id": kite["id"]}))["type"] == "voted"
+    assert (await second.ask({"type": "vote", "prompt_id": kite["id"]}))["type"] == "voted"
+    assert (await third.ask({"type": "vote", "prompt_id": kite["id"]}))["code"] == "rate_limited"
+    assert (await elsewhere.ask({"type": "vote", "prompt_id": kite["id"]}))["type"] == "voted"
+
+
+async def test_submissions_have_their_own_tighter_limit(make_viewer, settings):
+    settings.SUBMITS_PER_WINDOW = 2
+    await open_round()
+    alice = await make_viewer()
+
+    await submit(alice, "a red kite over the dunes")
+    await submit(alice, "a blue whale singing")
+    reply = await alice.ask({"type": "submit", "text": "a third idea"}, ("submitted", "error"))
+
+    assert reply["code"] == "rate_limited"
+    assert reply["retry_after"] >= 1
+    assert (await alice.ask({"type": "resync"}, "snapshot"))["type"] == "snapshot"
+
+
+async def test_a_timed_out_viewer_can_neither_submit_nor_vote(make_viewer):
+    await open_round()
+    bob = await make_viewer()
+    kite = await submit(bob, "a red kite over the dunes")
+    alice = await make_viewer()
+    viewer = await database_sync_to_async(Viewer.objects.get)(key=alice.key)
+    await database_sync_to_async(restrict)(viewer, "spamming the ballot", 600)
+
+    vote = await alice.ask({"type": "vote", "prompt_id": kite["id"]})
+    sub = await alice.ask({"type": "submit", "text": "let me in"}, ("submitted", "error"))
+
+    assert vote["code"] == sub["code"] == "banned"
+    assert "spamming the ballot" in vote["message"]
+    assert 590 <= vote["retry_after"] <= 600

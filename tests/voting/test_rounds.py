@@ -1,0 +1,160 @@
+import asyncio
+import base64
+import importlib
+import json
+import threading
+
+import pytest
+from django.db import connection
+
+from yolive.moderation import gate
+from yolive.moderation.models import BlockedTerm
+from yolive.redis_client import get_redis
+from yolive.voting import rounds, services, tally
+from yolive.voting.models import Clip, HousePrompt, Prompt, Round, Viewer
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def propose(text: str) -> int:
+    return int(services.submit_prompt(Viewer.objects.create(), text)["id"])
+
+
+def vote(round_id: int, prompt_id: int, times: int) -> None:
+    keys = [Viewer.objects.create().key for _ in range(times)]
+
+    async def cast() -> None:
+        for key in keys:
+            assert await tally.cast_vote(round_id, key, prompt_id) == "cast"
+
+    asyncio.run(cast())
+
+
+def queued_renders() -> list[tuple[str, list]]:
+    """The render jobs waiting in the real broker's `gpu` queue: (task name, args)."""
+    messages = [json.loads(raw) for raw in get_redis().lrange("gpu", 0, -1)]
+    return [(m["headers"]["task"], json.loads(base64.b64decode(m["body"]))[0]) for m in messages]
+
+
+def test_a_tie_goes_to_the_earliest_submission():
+    rnd = rounds.open_round()
+    kite, whale, owl = propose("a red kite"), propose("a blue whale"), propose("a green hill")
+    vote(rnd.pk, whale, 2)
+    vote(rnd.pk, kite, 2)
+    vote(rnd.pk, owl, 1)
+
+    closed = rounds.close_round(rnd)
+
+    assert closed.winner_id == kite
+    assert closed.tallies == {str(kite): 2, str(whale): 2, str(owl): 1}
+    assert closed.total_votes == 5
+
+
+def test_more_votes_beat_an_earlier_submission_and_the_render_is_queued_on_gpu(settings):
+    rnd = rounds.open_round()
+    kite, whale = propose("a red kite"), propose("a blue whale")
+    vote(rnd.pk, whale, 3)
+    vote(rnd.pk, kite, 2)
+
+    rounds.close_round(rnd)
+
+    clip = Clip.objects.get(round=rnd)
+    assert clip.prompt_id == whale
+    assert clip.status == Clip.Status.QUEUED
+    assert (clip.preset, clip.width, clip.height, clip.fps) == (
+        settings.MODEL_PRESET,
+        settings.VIDEO_WIDTH,
+        settings.VIDEO_HEIGHT,
+        settings.VIDEO_FPS,
+    )
+    assert queued_renders() == [("generation.tasks.render_clip", [clip.pk])]
+    assert Round.objects.get(pk=rnd.pk).state == Round.State.CLOSED
+
+
+def test_two_conductors_closing_one_round_close_it_exactly_once():
+    rnd = rounds.open_round()
+    kite = propose("a red kite")
+    vote(rnd.pk, kite, 1)
+    start = threading.Barrier(2)
+    outcomes: list[Round | None] = []
+
+    def conductor() -> None:
+        mine = Round.objects.get(pk=rnd.pk)
+        start.wait()
+        try:
+            outcomes.append(rounds.close_round(mine))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=conductor) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(o is None for o in outcomes) == [False, True]
+    assert Clip.objects.filter(round=rnd).count() == 1
+    assert len(queued_renders()) == 1
+
+
+def test_a_round_without_candidates_airs_the_least_recently_used_house_prompt():
+    HousePrompt.objects.all().delete()
+    used = HousePrompt.objects.create(text="a clock tower at dusk")
+    HousePrompt.objects.filter(pk=used.pk).update(last_used_at="2026-01-01T00:00:00Z")
+    fresh = HousePrompt.objects.create(text="a fishing boat in the fog")
+    rnd = rounds.open_round()
+
+    closed = rounds.close_round(rnd)
+
+    assert closed.winner.text == fresh.text
+    assert closed.winner.source == Prompt.Source.HOUSE
+    assert Clip.objects.get(round=rnd).prompt == closed.winner
+    assert HousePrompt.objects.get(pk=fresh.pk).last_used_at is not None
+
+
+def test_a_winner_that_fails_the_gate_at_close_gives_way_to_the_runner_up():
+    rnd = rounds.open_round()
+    kite, whale = propose("a red kite"), propose("a blue whale")
+    vote(rnd.pk, kite, 3)
+    vote(rnd.pk, whale, 1)
+    BlockedTerm.objects.create(term="kite")  # learned after the prompt was submitted
+
+    closed = rounds.close_round(rnd)
+
+    assert closed.winner_id == whale
+    assert Prompt.objects.get(pk=kite).status == Prompt.Status.REJECTED
+
+
+def test_house_prompts_pass_the_same_gate():
+    HousePrompt.objects.all().delete()
+    HousePrompt.objects.create(text="a kite festival on the beach")
+    BlockedTerm.objects.create(term="kite")
+    rnd = rounds.open_round()
+
+    closed = rounds.close_round(rnd)
+
+    assert closed.winner.text == rounds.LAST_RESORT_PROMPT
+    assert not Prompt.objects.filter(text__contains="kite").exists()
+
+
+def test_the_data_migration_seeds_house_prompts_that_pass_the_gate():
+    from django.apps import apps
+
+    seed = importlib.import_module("yolive.voting.migrations.0002_house_prompts")
+    HousePrompt.objects.all().delete()
+
+    seed.add_defaults(apps, None)
+    seed.add_defaults(apps, None)  # never twice
+
+    texts = list(HousePrompt.objects.values_list("text", flat=True))
+    assert sorted(texts) == sorted(seed.DEFAULTS)
+    assert all(gate.judge(text).allowed for text in texts)
+
+
+def test_an_approved_prompt_waiting_for_a_round_joins_the_next_one():
+    waiting = Prompt.objects.create(text="a glass city", normalized_text="a glass city", status="approved")
+
+    rnd = rounds.open_round()
+
+    assert Prompt.objects.get(pk=waiting.pk).round_id == rnd.pk
+    assert get_redis().hget(tally.RoundKeys(rnd.pk).texts, str(waiting.pk)) == "a glass city"

@@ -1,0 +1,102 @@
+"""The strongest real-time test: a snapshot plus every event that followed equals a fresh snapshot."""
+
+import copy
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+
+from tests.voting.conftest import close_round, open_round, submit, tick
+from yolive.voting.models import Round
+from yolive.voting.snapshot import ranked
+
+
+def apply(snapshot: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
+    """What a client does with each event (as docs/protocol.md describes)."""
+    snap = copy.deepcopy(snapshot)
+    kind, rnd = event["type"], snap["round"]
+    mine = {p["id"] for p in snap["my_prompts"]}
+    if kind == "tally" and rnd and event["round_id"] == rnd["id"] and event["seq"] > rnd["seq"]:
+        rnd["seq"] = event["seq"]
+        for candidate in snap["candidates"]:
+            candidate["votes"] = event["counts"].get(str(candidate["id"]), 0)
+    elif kind == "candidate" and rnd and event["round_id"] == rnd["id"]:
+        if event["prompt"]["id"] not in {c["id"] for c in snap["candidates"]}:
+            snap["candidates"].append({**event["prompt"], "mine": event["prompt"]["id"] in mine})
+    elif kind == "submitted":
+        snap["my_prompts"] = [event["prompt"], *snap["my_prompts"]][:10]
+        for candidate in snap["candidates"]:
+            candidate["mine"] = candidate["mine"] or candidate["id"] == event["prompt"]["id"]
+    elif kind == "voted" and rnd and event["round_id"] == rnd["id"]:
+        snap["my_vote"] = event["prompt_id"]
+    elif kind == "round_closed" and rnd and event["round_id"] == rnd["id"]:
+        rnd["state"] = "closed"
+    elif kind == "round_opened":
+        snap.update(round=event["round"], candidates=[], my_vote=None)
+    elif kind == "clip" and event["status"] in ("queued", "rendering"):
+        fields = ("clip_id", "round_number", "prompt", "status", "progress")
+        snap["rendering"] = {field: event[field] for field in fields}
+    snap["candidates"] = ranked(snap["candidates"])
+    return snap
+
+
+def comparable(snapshot: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in snapshot.items() if key != "server_time"}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_snapshot_plus_the_events_that_followed_equals_a_fresh_snapshot(make_viewer):
+    first = await open_round()
+    alice, bob = await make_viewer(), await make_viewer()
+    old = await submit(bob, "an old lighthouse")
+    await alice.ask({"type": "vote", "prompt_id": old["id"]})
+    await tick(first.pk)
+    await close_round(await database_sync_to_async(Round.objects.get)(pk=first.pk))
+    second = await open_round()
+    await alice.drain()
+    start = await alice.ask({"type": "resync"}, "snapshot")
+    mark = len(alice.seen)
+
+    kite = await submit(bob, "a red kite over the dunes")
+    whale = await submit(alice, "a blue whale singing")
+    await alice.ask({"type": "vote", "prompt_id": kite["id"]})
+    await tick(second.pk)
+    await bob.ask({"type": "vote", "prompt_id": whale["id"]})
+    await alice.ask({"type": "vote", "prompt_id": whale["id"]})  # a change of mind
+    await tick(second.pk)
+    await submit(await make_viewer(), "a green hill in the rain")
+    await tick(second.pk)
+    await alice.drain()
+    followed = alice.seen[mark:]
+
+    replayed = start
+    for event in followed:
+        replayed = apply(replayed, event)
+    fresh = await alice.ask({"type": "resync"}, "snapshot")
+    assert comparable(replayed) == comparable(fresh)
+    assert [c["votes"] for c in fresh["candidates"]] == [2, 0, 0]
+    assert fresh["my_vote"] == whale["id"]
+    assert fresh["rendering"]["round_number"] == first.number
+    assert {e["type"] for e in followed} >= {"candidate", "tally", "voted", "submitted"}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_it_holds_across_a_round_change(make_viewer):
+    first = await open_round()
+    alice, bob = await make_viewer(), await make_viewer()
+    start, mark = alice.snapshot, len(alice.seen)
+    kite = await submit(bob, "a red kite over the dunes")
+    await alice.ask({"type": "vote", "prompt_id": kite["id"]})
+    await tick(first.pk)
+
+    await close_round(await database_sync_to_async(Round.objects.get)(pk=first.pk))
+    await open_round()
+    await alice.drain()
+    followed = alice.seen[mark:]
+
+    replayed = start
+    for event in followed:
+        replayed = apply(replayed, event)
+    fresh = await alice.ask({"type": "resync"}, "snapshot")
+    assert comparable(replayed) == comparable(fresh)
+    assert {e["type"] for e in followed} >= {"round_closed", "clip", "round_opened"}
