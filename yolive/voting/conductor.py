@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 LEASE_TTL_S = 3.0  # a standby takes over at most this long (plus one pass) after the active one dies
 OUTAGE_RETRY_S = 1.0  # while Redis or the database is away, try again this often
 MIN_PAUSE_S = 0.02  # never spin, even when a round ends right now
+# After Redis comes back empty, wait this long before reopening the round: web processes resubscribe to the
+# channel layer about once a second, and the pub/sub layer drops what is published before they do.
+RESTORE_GRACE_S = 2.5
 
 
 class TallyTicker:
@@ -47,6 +50,7 @@ class Conductor:
         self.tick_period_s = 1.0 / settings.TALLY_HZ
         self.active = False
         self._last_beat = float("-inf")
+        self._lost_since: float | None = None
 
     def step(self) -> Round | None:
         """One pass as the active conductor: a round is open in the database and in Redis afterwards."""
@@ -56,8 +60,13 @@ class Conductor:
         if timezone.now() >= current.ends_at:
             rounds.close_round(current)
             return rounds.open_round(self.round_seconds) or rounds.open_round_now()
-        if tally.round_state(current.pk) is None:
+        if tally.round_state(current.pk) is not None:
+            self._lost_since = None
+        elif self._lost_since is None:
+            self._lost_since = time.monotonic()
+        elif time.monotonic() - self._lost_since >= RESTORE_GRACE_S:
             rounds.restore_round(current)
+            self._lost_since = None
         return current
 
     def run_once(self) -> float:
