@@ -41,5 +41,6 @@ def viewer_page(request: HttpRequest) -> HttpResponse:
         "live_playlist": LIVE_PLAYLIST,
         "prompt_max_chars": settings.PROMPT_MAX_CHARS,
         "stand_in": settings.MODEL_PRESET == "tiny",
+        "round_seconds": settings.ROUND_SECONDS,
     }
     return render(request, "frontend/viewer.html", context)

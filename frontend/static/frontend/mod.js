@@ -60,7 +60,9 @@ function heldCard(p) {
   if (p.author) {
     const timeout = el("button", "", "Time out author 10 min");
     timeout.dataset.act = "timeout";
-    actions.append(timeout);
+    const ban = el("button", "danger", "Ban author");
+    ban.dataset.act = "ban";
+    actions.append(timeout, ban);
   }
   for (const b of actions.querySelectorAll("button")) b.type = "button";
   li.append(el("span", "held-text", p.text), el("span", "held-meta", meta), actions);
@@ -128,6 +130,9 @@ function showClip(id, text, status) {
   item.textContent = text;
 }
 
+// The card's reason box doubles as the reason for a timeout or ban of its author.
+const reasonOf = (card, fallback) => card.querySelector(".reject-reason").value.trim() || fallback;
+
 $("held").addEventListener("click", (e) => {
   const button = e.target.closest("button[data-act]");
   if (!button) return;
@@ -138,7 +143,9 @@ $("held").addEventListener("click", (e) => {
   } else if (button.dataset.act === "reject") {
     act("Reject", `/mod/prompts/${id}/reject`, { reason: card.querySelector(".reject-reason").value }, () => removeHeld(id));
   } else if (button.dataset.act === "timeout") {
-    act("Time out", "/mod/restrictions", { viewer_key: card.dataset.author, duration: TIMEOUT_S, reason: "timed out from a held prompt" });
+    act("Time out", "/mod/restrictions", { viewer_key: card.dataset.author, duration: TIMEOUT_S, reason: reasonOf(card, "timed out over a held prompt") });
+  } else if (button.dataset.act === "ban") {
+    act("Ban", "/mod/restrictions", { viewer_key: card.dataset.author, duration: "", reason: reasonOf(card, "banned over a held prompt") });
   }
 });
 

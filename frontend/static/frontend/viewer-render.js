@@ -128,7 +128,7 @@ export function renderCountdown(state, nowMs) {
     el.textContent = text;
     $("countdown-text").textContent = round.state === "open" ? `${leftS} seconds left to vote` : "Voting closed";
   }
-  const spanMs = state.roundSpanMs || (state.roundSpanMs = Math.max(1000, endsMs - nowMs));
+  // The bar spans the configured round length (the round's opening time is not in the protocol).
+  const spanMs = Math.max(state.roundSpanMs, 1000);
   bar.style.width = `${Math.min(100, (100 * Math.max(0, endsMs - nowMs)) / spanMs)}%`;
-  if (round.state !== "open") state.roundSpanMs = 0;
 }

@@ -21,10 +21,12 @@ const state = {
   recent: [],
   clockOffsetMs: 0, // server clock minus ours, so every viewer's countdown hits zero together
   lastWinner: null,
+  roundSpanMs: 0,
 };
 
 const $ = (id) => document.getElementById(id);
 const script = $("viewer-script");
+state.roundSpanMs = 1000 * Number(script.dataset.roundSeconds || 0);
 const player = new Player($("video"), script.dataset.playlist);
 const socket = new LiveSocket("/ws/live/", { onEvent: handle, onState: showConnection });
 window.yolive = { state, player, socket }; // for the browser tests and for curious people
@@ -39,7 +41,6 @@ const handlers = {
   snapshot(ev) {
     state.clockOffsetMs = Date.parse(ev.server_time) - Date.now();
     state.round = ev.round;
-    state.roundSpanMs = 0;
     state.seq = ev.round ? ev.round.seq : -1;
     state.candidates = new Map(ev.candidates.map((c) => [c.id, { ...c }]));
     state.myVote = ev.my_vote;
@@ -76,7 +77,6 @@ const handlers = {
   },
   round_opened(ev) {
     state.round = ev.round;
-    state.roundSpanMs = 0;
     state.seq = ev.round.seq;
     state.candidates = new Map();
     state.myVote = null;
@@ -95,7 +95,9 @@ const handlers = {
   },
   clip(ev) {
     if (ev.status === "queued" || ev.status === "rendering" || ev.status === "ready") {
-      state.rendering = { clip_id: ev.clip_id, round_number: ev.round_number, prompt: ev.prompt, status: ev.status, progress: ev.progress ?? 0 };
+      if (isNextUp(ev, state.rendering)) {
+        state.rendering = { clip_id: ev.clip_id, round_number: ev.round_number, prompt: ev.prompt, status: ev.status, progress: ev.progress ?? 0 };
+      }
     } else if (state.rendering && state.rendering.clip_id === ev.clip_id) {
       state.rendering = null;
     }
@@ -138,6 +140,11 @@ const handlers = {
     setFeedback(ev.message || "Something went wrong.", "error");
   },
 };
+
+// "Next up" is the earliest clip not yet on air; a later round's queued clip does not push it aside.
+function isNextUp(ev, current) {
+  return !current || current.clip_id === ev.clip_id || ev.round_number < current.round_number;
+}
 
 function handle(ev) {
   const handler = handlers[ev.type];

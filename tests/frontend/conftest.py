@@ -1,0 +1,94 @@
+"""Fixtures for the browser tests: the running channel, a headless Chromium, viewers and a moderator."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.frontend.stack import MODERATOR, Stack, missing_parts
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--autoplay-policy=no-user-gesture-required",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="session")
+def stack() -> Iterator[Stack]:
+    import os
+
+    db = os.environ.get("YOLIVE_TEST_REDIS_DB", "15")
+    running = Stack(ROOT / "var" / f"test-{db}" / "browser-stack")
+    try:
+        running.start()
+        running.wait_healthy(need_all=not missing_parts())
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def broadcasting(stack: Stack) -> Stack:
+    """The stack with its broadcaster (the stream exists, filler included, even before any clip)."""
+    if "broadcaster" not in stack.processes:
+        pytest.skip("the broadcaster (manage.py broadcast) is not built yet")
+    return stack
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_viewer(browser, stack):  # type: ignore[no-untyped-def]
+    """Open the viewer page in a fresh browser context (its own cookie: its own Viewer)."""
+    contexts = []
+
+    def open_page(viewport: dict[str, int] | None = None):  # type: ignore[no-untyped-def]
+        context = browser.new_context(viewport=viewport or DESKTOP, base_url=stack.url)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto("/")
+        page.wait_for_function("window.yolive && window.yolive.state.round !== null", timeout=30_000)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def moderator_page(browser, stack):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=DESKTOP, base_url=stack.url)
+    page = context.new_page()
+    page.goto("/admin/login/?next=/mod/")
+    page.fill("#id_username", MODERATOR[0])
+    page.fill("#id_password", MODERATOR[1])
+    page.click("input[type=submit]")
+    page.wait_for_url("**/mod/")
+    page.wait_for_selector("#connection[data-state=open]")
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def shots(artifacts_dir: Path) -> Path:
+    path = artifacts_dir / "browser"
+    path.mkdir(exist_ok=True)
+    return path

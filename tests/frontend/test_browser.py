@@ -1,0 +1,176 @@
+"""The viewer page and the moderation panel in a real headless Chromium, against the running channel."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+import uuid
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PHONE = {"width": 390, "height": 844}
+EVENT_WAIT_MS = 8_000  # an event crosses Redis and two sockets in well under this, even on a busy machine
+PLAY_SECONDS = 20  # how long the live video must keep advancing
+
+
+def tag() -> str:
+    return uuid.uuid4().hex[:6]
+
+
+def wait_for_time_to_act(page: Page, seconds: float = 7) -> None:
+    """Wait for an open round with at least `seconds` left, so an action lands in the round we watch."""
+    page.wait_for_function(
+        """(ms) => {
+          const s = window.yolive.state;
+          if (!s.round || s.round.state !== "open") return false;
+          return Date.parse(s.round.ends_at) - (Date.now() + s.clockOffsetMs) > ms;
+        }""",
+        arg=seconds * 1000,
+        timeout=40_000,
+    )
+
+
+def submit(page: Page, text: str) -> None:
+    page.fill("#prompt-text", text)
+    page.click("#prompt-submit")
+
+
+def candidate(page: Page, text: str):  # type: ignore[no-untyped-def]
+    return page.locator("#candidates li.candidate", has_text=text)
+
+
+def test_a_prompt_submitted_in_one_browser_appears_in_anothers_list(new_viewer):
+    alice, bob = new_viewer(), new_viewer()
+    wait_for_time_to_act(alice)
+    text = f"a paper boat crossing a puddle {tag()}"
+    submit(alice, text)
+    expect(alice.locator("#prompt-feedback")).to_contain_text("in the running", timeout=EVENT_WAIT_MS)
+    expect(candidate(bob, text)).to_be_visible(timeout=EVENT_WAIT_MS)
+    expect(alice.locator("#prompt-text")).to_have_value("")
+
+
+def test_a_vote_moves_the_bar_and_marks_the_voters_own_choice(new_viewer):
+    alice, bob = new_viewer(), new_viewer()
+    wait_for_time_to_act(alice)
+    text = f"a lighthouse keeper finds a glowing map {tag()}"
+    submit(alice, text)
+    expect(candidate(bob, text)).to_be_visible(timeout=EVENT_WAIT_MS)
+    bar = candidate(alice, text).locator(".bar-fill")
+    assert bar.evaluate("el => el.style.width") in ("", "0%")
+
+    button = candidate(bob, text).locator("button.vote-button")
+    button.focus()
+    bob.keyboard.press("Enter")  # the keyboard is enough to vote
+
+    expect(candidate(bob, text)).to_have_class(re.compile(r"\bis-my-vote\b"), timeout=EVENT_WAIT_MS)
+    expect(candidate(bob, text).locator("button.vote-button")).to_have_attribute("aria-pressed", "true")
+    expect(candidate(alice, text).locator(".candidate-votes")).to_have_text("1 vote", timeout=EVENT_WAIT_MS)
+    alice.wait_for_function(
+        "el => parseFloat(el.style.width) > 0", arg=bar.element_handle(), timeout=EVENT_WAIT_MS
+    )
+
+
+def test_a_held_prompt_reaches_the_moderator_and_once_approved_can_be_voted_for(
+    new_viewer, moderator_page, shots
+):
+    author, voter = new_viewer(), new_viewer()
+    wait_for_time_to_act(author, 8)
+    text = f"a nude statue in a museum garden {tag()}"  # "nude" is a hold term out of the box
+    submit(author, text)
+    expect(author.locator("#prompt-feedback")).to_contain_text("moderator", timeout=EVENT_WAIT_MS)
+    expect(candidate(voter, text)).to_have_count(0)
+
+    card = moderator_page.locator("#held .held-card", has_text=text)
+    expect(card).to_be_visible(timeout=EVENT_WAIT_MS)
+    moderator_page.screenshot(path=str(shots / "mod-panel.png"), full_page=True)
+    card.get_by_role("button", name="Approve").click()
+    expect(card).to_have_count(0, timeout=EVENT_WAIT_MS)
+
+    expect(candidate(voter, text)).to_be_visible(timeout=EVENT_WAIT_MS)
+    expect(author.locator("#my-prompts")).to_contain_text("in the running", timeout=EVENT_WAIT_MS)
+    candidate(voter, text).locator("button.vote-button").click()
+    expect(candidate(voter, text).locator("button.vote-button")).to_have_attribute(
+        "aria-pressed", "true", timeout=EVENT_WAIT_MS
+    )
+    expect(moderator_page.locator("#audit")).to_contain_text("approve_prompt")
+
+
+def test_a_prompt_the_gate_rejects_shows_its_reason_to_its_author(new_viewer):
+    author = new_viewer()
+    wait_for_time_to_act(author, 3)
+    submit(author, f"fuck this whole channel {tag()}")
+    expect(author.locator("#prompt-feedback")).to_contain_text("not accepted", timeout=EVENT_WAIT_MS)
+    expect(author.locator("#prompt-feedback")).to_contain_text("profanity")
+    expect(author.locator("#my-prompts .my-prompt-reason").first).to_contain_text("profanity")
+
+
+def test_a_prompt_a_moderator_rejects_shows_the_moderators_reason_to_its_author(new_viewer, moderator_page):
+    author = new_viewer()
+    wait_for_time_to_act(author, 3)
+    text = f"a naked tree in winter {tag()}"
+    submit(author, text)
+    card = moderator_page.locator("#held .held-card", has_text=text)
+    expect(card).to_be_visible(timeout=EVENT_WAIT_MS)
+    card.locator(".reject-reason").fill("not the mood of this channel")
+    card.get_by_role("button", name="Reject").click()
+    expect(author.locator("#prompt-feedback")).to_contain_text(
+        "not the mood of this channel", timeout=EVENT_WAIT_MS
+    )
+    expect(author.locator("#my-prompts")).to_contain_text("Reason: not the mood of this channel")
+
+
+def test_viewer_text_is_shown_as_text_never_run_as_markup(new_viewer):
+    alice, bob = new_viewer(), new_viewer()
+    wait_for_time_to_act(alice)
+    text = f'<img src=x onerror="window.__owned=1"> a fox <script>window.__owned=1</script> {tag()}'
+    submit(alice, text)
+    expect(candidate(bob, text)).to_be_visible(timeout=EVENT_WAIT_MS)
+    assert candidate(bob, text).locator(".candidate-text").text_content() == text
+    assert bob.evaluate("window.__owned") is None
+    assert bob.locator("#candidates img").count() == 0
+
+
+def test_the_page_reconnects_by_itself_and_resyncs(new_viewer):
+    page = new_viewer()
+    expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+    round_before = page.evaluate("window.yolive.state.round.id")
+    page.evaluate("window.yolive.state.round = null; window.yolive.socket.drop()")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "reconnecting", timeout=3_000)
+    expect(page.locator("#connection")).to_have_attribute("data-state", "open", timeout=EVENT_WAIT_MS)
+    page.wait_for_function("window.yolive.state.round !== null", timeout=EVENT_WAIT_MS)
+    assert page.evaluate("window.yolive.state.round.id") >= round_before
+
+
+def test_the_page_fits_a_phone_screen(stack, new_viewer, shots):
+    page = new_viewer(PHONE)
+    if "broadcaster" in stack.processes:
+        page.wait_for_function("document.getElementById('video').currentTime > 0.5", timeout=60_000)
+    page.screenshot(path=str(shots / "viewer-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    for selector in ("#video", "#prompt-text", "#unmute"):
+        box = page.locator(selector).bounding_box()
+        assert box is not None and box["width"] <= PHONE["width"], selector
+    expect(page.locator("#stand-in")).to_be_visible()  # the tiny preset says so
+
+
+def test_the_live_video_plays_muted_and_keeps_advancing_without_a_stall(broadcasting, new_viewer, shots):
+    page = new_viewer()
+    video = page.locator("#video")
+    assert video.evaluate("v => v.muted") is True
+    page.wait_for_function("document.getElementById('video').currentTime > 0.5", timeout=60_000)
+    samples = []
+    for _ in range(PLAY_SECONDS + 1):
+        samples.append(video.evaluate("v => v.currentTime"))
+        time.sleep(1)
+    page.screenshot(path=str(shots / "viewer-desktop.png"), full_page=True)
+    steps = [b - a for a, b in itertools.pairwise(samples)]
+    assert all(step > 0.3 for step in steps), f"the video stalled: {samples}"
+    assert samples[-1] - samples[0] >= PLAY_SECONDS * 0.9, samples
+    fatal = page.evaluate("window.yolive.player.log.filter(e => e.type === 'error' && e.fatal)")
+    assert fatal == []
+    page.click("#unmute")
+    assert video.evaluate("v => v.muted") is False
