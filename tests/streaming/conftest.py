@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-import subprocess
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
 import numpy as np
-import pytest
 from django.utils import timezone
 
 from streaming.broadcaster import Broadcaster
 from streaming.command import EncoderSpec
 from streaming.playlist import Segment
-from tests.conftest import ROOT, free_port, subprocess_env
 from yolive.voting.models import Clip, Prompt, Round
 
 WIDTH, HEIGHT, FPS, SEGMENT = 512, 288, 24, 2
@@ -134,28 +130,3 @@ def http_get(url: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
-
-
-@pytest.fixture
-def web_server(tmp_path: Path) -> Iterator[str]:
-    """A real uvicorn serving the app, with HLS_DIR at tmp_path/hls; yields its base URL."""
-    port = free_port()
-    env = subprocess_env(HLS_DIR=str(tmp_path / "hls"))
-    command = [str(ROOT / ".venv/bin/uvicorn"), "yolive.asgi:application", "--host", "127.0.0.1"]
-    command += ["--port", str(port), "--no-access-log", "--log-level", "warning"]
-    process = subprocess.Popen(command, cwd=ROOT, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                http_get(f"{base}/hls/none.m3u8")
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "uvicorn did not start"
-                assert process.poll() is None, "uvicorn exited"
-                time.sleep(0.2)
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=15)

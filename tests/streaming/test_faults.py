@@ -1,0 +1,123 @@
+"""Faults the stream survives: ffmpeg killed mid-clip, a moderator's skip, a stop signal."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from streaming.broadcaster import LIVE_WINDOW_SEGMENTS
+from tests.conftest import ROOT, subprocess_env
+from tests.streaming.conftest import FPS, SEGMENT, make_clip, start_broadcaster
+from tests.streaming.helpers import PlaylistReloads, check_playlist_rules, packets
+from yolive import heartbeat
+from yolive.voting.models import Clip
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+CLIP_SECONDS = 10
+
+
+def test_killing_ffmpeg_mid_clip_restarts_it_and_the_same_playlist_goes_on(tmp_path):
+    clip = make_clip(tmp_path / "clips", 1, frames=CLIP_SECONDS * FPS + 1)
+    on_air = start_broadcaster(tmp_path, clip_seconds=CLIP_SECONDS)
+    reloads = PlaylistReloads(on_air.hls_dir / "live.m3u8", interval=0.5)
+    try:
+        on_air.wait_for(lambda: len(on_air.segments) >= 2, 30, "two segments")
+        reloads.start()
+        first_ffmpeg = on_air.broadcaster.encoder
+        assert first_ffmpeg is not None
+        os.kill(first_ffmpeg.pid, signal.SIGKILL)
+        killed_after = len(on_air.segments)
+        # Long enough for the marked segment to slide out of the window.
+        on_air.wait_for(lambda: len(on_air.segments) >= killed_after + LIVE_WINDOW_SEGMENTS + 2, 60, "more")
+    finally:
+        reloads.stop()
+        on_air.finish()
+
+    assert on_air.broadcaster.restarts == 1
+    assert first_ffmpeg.process.poll() is not None
+    segments = [s for s in on_air.segments if s.duration == SEGMENT]
+    assert [s.sequence for s in segments] == list(range(len(segments)))
+    marked = [s.sequence for s in segments if s.discontinuity]
+    assert len(marked) == 1 and killed_after <= marked[0] <= killed_after + 1
+    assert check_playlist_rules([text for _, text in reloads.texts]) == 1  # the sequence counted it out
+    # The clip lost nothing: the segments the dead ffmpeg never finished were fed again.
+    assert len(on_air.clip_segments(clip.id)) == CLIP_SECONDS // SEGMENT
+    clip.refresh_from_db()
+    assert clip.status == Clip.Status.AIRED
+    # Timestamps go on from where the dead ffmpeg stopped, and every segment still opens with a keyframe.
+    before, after = segments[marked[0] - 1], segments[marked[0]]
+    last_before, first_after = (
+        packets(on_air.kept_dir / before.uri)[-1],
+        packets(on_air.kept_dir / after.uri)[0],
+    )
+    assert first_after.keyframe
+    assert first_after.pts == pytest.approx(last_before.pts + 1 / FPS, abs=0.002)
+
+
+def test_a_moderators_skip_cuts_the_clip_at_the_next_segment_and_filler_goes_on(tmp_path):
+    clip = make_clip(tmp_path / "clips", 1, frames=CLIP_SECONDS * FPS)
+    skipped_early = make_clip(tmp_path / "clips", 2, frames=CLIP_SECONDS * FPS)
+    Clip.objects.filter(id=skipped_early.id).update(skip_requested=True)
+    on_air = start_broadcaster(tmp_path, clip_seconds=CLIP_SECONDS)
+    try:
+        on_air.wait_for(lambda: on_air.clip_segments(clip.id), 30, "the clip on air")
+        Clip.objects.filter(id=clip.id).update(skip_requested=True)
+        on_air.wait_for(lambda: len(on_air.segments) >= 6, 30, "six segments")
+        on_air.wait_for(lambda: on_air.broadcaster.announcer.pending() == 0, 15, "the announcements")
+    finally:
+        on_air.finish()
+
+    aired = on_air.clip_segments(clip.id)
+    assert 1 <= len(aired) < CLIP_SECONDS // SEGMENT
+    after_cut = on_air.segments[aired[-1].sequence + 1]
+    assert after_cut.clip_id is None
+    clip.refresh_from_db()
+    assert clip.status == Clip.Status.SKIPPED and clip.finished_at is not None
+    assert clip.archive_path == ""
+    assert not (on_air.hls_dir / "archive" / str(clip.id)).exists()
+    skipped_early.refresh_from_db()
+    assert skipped_early.status == Clip.Status.SKIPPED
+    assert not on_air.clip_segments(skipped_early.id)
+
+
+def ffmpeg_children(pid: int) -> list[int]:
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children += [int(c) for c in (task / "children").read_text().split()]
+    return [c for c in children if Path(f"/proc/{c}/comm").read_text().strip() == "ffmpeg"]
+
+
+def test_manage_py_broadcast_beats_with_the_segment_age_and_stops_cleanly_on_sigterm(tmp_path, client):
+    hls_dir = tmp_path / "hls"
+    env = subprocess_env(
+        DATABASE_URL=f"sqlite:///{connection.settings_dict['NAME']}",
+        HLS_DIR=str(hls_dir),
+        VAR_DIR=str(tmp_path / "var"),
+        CLIP_SECONDS="4",
+    )
+    process = subprocess.Popen([str(ROOT / ".venv/bin/python"), "manage.py", "broadcast"], cwd=ROOT, env=env)
+    try:
+        deadline = time.monotonic() + 40
+        while not any(b.get("newest_segment_at") for b in heartbeat.alive("broadcaster")):
+            assert time.monotonic() < deadline, "no segment and heartbeat from manage.py broadcast"
+            assert process.poll() is None, "manage.py broadcast exited"
+            time.sleep(0.5)
+        [beat] = heartbeat.alive("broadcaster")
+        assert "seg_" in (hls_dir / "live.m3u8").read_text()
+        assert time.time() - beat["newest_segment_at"] < 10
+        health = client.get("/healthz").json()["checks"]["broadcaster"]
+        assert health["ok"] and health["newest_segment_age_s"] < 10
+        [ffmpeg_pid] = ffmpeg_children(process.pid)
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert not Path(f"/proc/{ffmpeg_pid}").exists()
