@@ -123,3 +123,14 @@ async def test_the_mod_socket_refuses_a_foreign_origin(moderator):
     communicator.scope["headers"] = [(b"origin", b"http://evil.example"), communicator.scope["headers"][1]]
     connected, _ = await communicator.connect()
     assert not connected
+
+
+async def test_the_mod_socket_also_hears_clip_news_published_to_viewers(moderator):
+    communicator = await _staff_socket(moderator)
+    connected, _ = await communicator.connect()
+    assert connected
+    await asyncio.sleep(0.2)
+    clip = {"type": "clip", "clip_id": 4, "round_number": 3, "status": "rendering", "progress": 0.5}
+    await events.apublish(events.VIEWERS, clip)
+    assert await communicator.receive_json_from(timeout=5) == clip
+    await communicator.disconnect()

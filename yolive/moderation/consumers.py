@@ -16,6 +16,12 @@ def is_moderator(user: Any) -> bool:
     return bool(user is not None and user.is_authenticated and user.is_active and user.is_staff)
 
 
+# Moderators also hear the viewers' broadcast (clip progress, now_playing come from the worker and the
+# broadcaster, which publish to viewers); the panel's handlers are idempotent, so an event published to
+# both groups does no harm.
+MOD_GROUPS = (events.MODERATORS, events.VIEWERS)
+
+
 class ModConsumer(AsyncJsonWebsocketConsumer):
     # No class-level `groups`: those are joined before connect() could refuse the socket.
 
@@ -23,13 +29,15 @@ class ModConsumer(AsyncJsonWebsocketConsumer):
         if not is_moderator(self.scope.get("user")):
             await self.close(code=FORBIDDEN_CLOSE_CODE)
             return
-        await self.channel_layer.group_add(events.MODERATORS, self.channel_name)
+        for group in MOD_GROUPS:
+            await self.channel_layer.group_add(group, self.channel_name)
         self.joined = True
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "joined", False):
-            await self.channel_layer.group_discard(events.MODERATORS, self.channel_name)
+            for group in MOD_GROUPS:
+                await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Actions go through the CSRF-protected HTTP endpoints; the socket only listens.

@@ -82,7 +82,7 @@ function removeHeld(id) {
 }
 
 function prependLimited(list, item, limit = 50) {
-  list.querySelectorAll(".muted").forEach((n) => n.remove());
+  list.querySelectorAll(":scope > .muted").forEach((n) => n.remove());
   list.prepend(item);
   while (list.children.length > limit) list.lastElementChild.remove();
 }
@@ -101,8 +101,11 @@ const handlers = {
     prependLimited($("audit"), el("li", "", `${time} · ${ev.actor} · ${ev.action} · ${ev.target}`));
   },
   round_closed(ev) {
+    if ($("rounds").querySelector(`[data-round="${Number(ev.number)}"]`)) return; // heard from both groups
     const winner = ev.winner ? ev.winner.text : "none";
-    prependLimited($("rounds"), el("li", "", `Round ${ev.number} · ${ev.total} vote${ev.total === 1 ? "" : "s"} · winner: ${winner}`), 20);
+    const item = el("li", "", `Round ${ev.number} · ${ev.total} vote${ev.total === 1 ? "" : "s"} · winner: ${winner}`);
+    item.dataset.round = ev.number;
+    prependLimited($("rounds"), item, 20);
   },
   clip(ev) {
     showClip(ev.clip_id, `Round ${ev.round_number} · ${ev.status}${ev.status === "rendering" ? ` ${Math.round(100 * (ev.progress || 0))}%` : ""}: ${ev.prompt}`, ev.status);
@@ -116,7 +119,7 @@ const GONE = new Set(["aired", "failed", "skipped"]);
 
 function showClip(id, text, status) {
   const list = $("clips");
-  list.querySelectorAll(".muted").forEach((n) => n.remove());
+  list.querySelectorAll(":scope > .muted").forEach((n) => n.remove());
   let item = list.querySelector(`[data-clip="${Number(id)}"]`);
   if (GONE.has(status)) {
     if (item) item.remove();
