@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from yolive.moderation.classifier import warm_up
 from yolive.voting.models import Viewer
 
 LIVE_PLAYLIST = "/hls/live.m3u8"
@@ -33,9 +36,20 @@ def ensure_viewer(request: HttpRequest) -> Viewer:
     return viewer
 
 
+_classifier_warming = threading.Event()
+
+
+def warm_classifier_once() -> None:
+    """Load the classifier (a few seconds) while the first visitor is still reading, not when they submit."""
+    if not _classifier_warming.is_set():
+        _classifier_warming.set()
+        threading.Thread(target=warm_up, name="classifier-warm-up", daemon=True).start()
+
+
 @never_cache
 @ensure_csrf_cookie
 def viewer_page(request: HttpRequest) -> HttpResponse:
+    warm_classifier_once()
     ensure_viewer(request)
     context = {
         "live_playlist": LIVE_PLAYLIST,
