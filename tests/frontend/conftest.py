@@ -38,6 +38,15 @@ def stack() -> Iterator[Stack]:
 
 
 @pytest.fixture
+def full_stack(stack: Stack) -> Stack:
+    """The stack with every part: clips are rendered, aired and archived."""
+    missing = missing_parts()
+    if missing:
+        pytest.skip("the channel is not complete yet: missing " + ", ".join(missing))
+    return stack
+
+
+@pytest.fixture
 def broadcasting(stack: Stack) -> Stack:
     """The stack with its broadcaster (the stream exists, filler included, even before any clip)."""
     if "broadcaster" not in stack.processes:

@@ -15,6 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHONE = {"width": 390, "height": 844}
 EVENT_WAIT_MS = 8_000  # an event crosses Redis and two sockets in well under this, even on a busy machine
 PLAY_SECONDS = 20  # how long the live video must keep advancing
+CLIP_WAIT_MS = 150_000  # a round closes, the tiny model renders on a shared CPU, then 10 s on air
 
 
 def tag() -> str:
@@ -174,3 +175,21 @@ def test_the_live_video_plays_muted_and_keeps_advancing_without_a_stall(broadcas
     assert fatal == []
     page.click("#unmute")
     assert video.evaluate("v => v.muted") is False
+
+
+def test_clips_go_from_rendering_to_on_air_to_replay(full_stack, new_viewer, shots):
+    page = new_viewer()
+    # The first rounds close on their own (a house prompt wins when nobody writes), so clips keep coming.
+    expect(page.locator("#on-air")).to_contain_text("Round", timeout=CLIP_WAIT_MS)
+    replay = page.locator("#recent button", has_text="Replay").first
+    expect(replay).to_be_visible(timeout=CLIP_WAIT_MS)
+    page.screenshot(path=str(shots / "viewer-with-clips.png"), full_page=True)
+    replay.click()
+    expect(page.locator("#replaying")).to_be_visible()
+    page.wait_for_function(
+        "window.yolive.player.live === false && document.getElementById('video').currentTime > 1",
+        timeout=20_000,
+    )
+    page.click("#back-to-live")
+    expect(page.locator("#replaying")).to_be_hidden()
+    page.wait_for_function("window.yolive.player.live === true")

@@ -169,3 +169,19 @@ def test_skip_flags_the_clip_on_air_before_the_one_rendering(moderator, open_rou
 def test_skip_with_nothing_to_skip_is_a_clear_error(moderator):
     with pytest.raises(actions.ActionError, match="no clip"):
         actions.skip_clip(moderator)
+
+
+def test_an_approval_stands_when_the_ballot_refuses_it_and_the_prompt_waits_for_the_next_round(
+    held_prompt, moderator
+):
+    def refuse(sender, prompt, **kwargs):
+        raise RuntimeError("ballot unavailable")
+
+    prompt_approved.connect(refuse, weak=False, dispatch_uid="refuse")
+    try:
+        actions.approve_prompt(held_prompt.pk, moderator)
+    finally:
+        prompt_approved.disconnect(dispatch_uid="refuse")
+    stored = Prompt.objects.get(pk=held_prompt.pk)
+    assert stored.status == "approved"
+    assert stored.round_id is None

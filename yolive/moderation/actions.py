@@ -6,6 +6,7 @@ Events: `prompt_status` to the author (protocol.md) and to MODERATORS (so every 
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import transaction
@@ -16,6 +17,8 @@ from yolive.moderation.models import BlockedTerm, PromptReview, Restriction
 from yolive.moderation.signals import prompt_approved
 from yolive.moderation.terms import forget_cached_terms
 from yolive.voting.models import Clip, Prompt, Round, Viewer
+
+log = logging.getLogger(__name__)
 
 REJECTED_BY_MODERATOR = "rejected by a moderator"
 
@@ -93,7 +96,12 @@ def approve_prompt(prompt_id: int, moderator: Any) -> Prompt:
 def _put_on_ballot(prompt: Prompt) -> None:
     # The voting side's receiver adds it to the open round's ballot, or leaves round=None when none is
     # open (it then joins the next round); viewers hear of it only once it can take votes.
-    prompt_approved.send(sender=Prompt, prompt=prompt)
+    for receiver, outcome in prompt_approved.send_robust(sender=Prompt, prompt=prompt):
+        if isinstance(outcome, Exception):
+            # The approval stands; with no round the next one to open takes it onto its ballot.
+            log.error("approved prompt %s missed the ballot (%r): %s", prompt.pk, receiver, outcome)
+            Prompt.objects.filter(pk=prompt.pk).update(round=None)
+            return
     round_id = Prompt.objects.filter(pk=prompt.pk).values_list("round_id", flat=True).first()
     if round_id is None:
         return
