@@ -134,6 +134,16 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # --- The channel ----------------------------------------------------------------------------------------
 MODEL_PRESET = env_choice("MODEL_PRESET", "tiny", ("tiny", "ltx"))
 MODEL_PATH = env_str("YOLIVE_MODEL_PATH", "")
+# Generation caches (docs/benchmarks.md "Generation" has the measurements behind each default).
+GENERATION_EMBEDDING_CACHE_SIZE = env_int("GENERATION_EMBEDDING_CACHE_SIZE", 256, minimum=0)  # 0 = off
+GENERATION_TEXT_KV_CACHE = env_bool("GENERATION_TEXT_KV_CACHE", True)
+GENERATION_STEP_CACHE = env_choice("GENERATION_STEP_CACHE", "fbc", ("none", "fbc", "pab", "taylorseer"))
+# FirstBlockCache threshold; 0 = the preset's measured default (tiny 0.1, ltx 0.05).
+GENERATION_FBC_THRESHOLD = env_float("GENERATION_FBC_THRESHOLD", 0.0, minimum=0.0, maximum=1.0)
+# Condition each clip on the last frames of the previous round's clip (8k+1 frames: 1 = its last frame).
+GENERATION_CONTINUITY = env_bool("GENERATION_CONTINUITY", True)
+GENERATION_CONTINUITY_FRAMES = env_int("GENERATION_CONTINUITY_FRAMES", 9, minimum=1, maximum=33)
+GENERATION_TORCH_THREADS = env_int("GENERATION_TORCH_THREADS", 0, minimum=0)  # 0 = torch's default
 HLS_SEGMENT_SECONDS = 2  # every clip boundary is a segment boundary, so clips must be a multiple of this
 CLIP_SECONDS = env_int("CLIP_SECONDS", 10, minimum=HLS_SEGMENT_SECONDS, maximum=60)
 if CLIP_SECONDS % HLS_SEGMENT_SECONDS:

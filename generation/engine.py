@@ -1,0 +1,232 @@
+"""The renderer: one loaded pipeline plus its caches, turning a prompt and a seed into uint8 frames.
+
+A render reads as numbered steps: (1) prompt embeddings from the cache, (2) denoise to latents with the
+step cache and the text K/V cache in place, reporting every step and obeying a stop request through the
+pipeline's interrupt flag, (3) decode to frames. Out-of-memory is met in levels (see `render`).
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import math
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+import torch
+from diffusers.pipelines.ltx.pipeline_ltx_condition import LTXVideoCondition
+
+from generation.embeddings import PromptEmbeddingCache
+from generation.presets import Preset
+from generation.step_cache import enable_step_cache
+from generation.text_kv import TextKVStore, apply_text_kv_cache
+
+log = logging.getLogger(__name__)
+
+
+class _QuietTimesteps(logging.Filter):
+    # The distilled recipe passes timesteps on purpose; the scheduler warns about that on every call.
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "were passed without `sigmas`" not in record.getMessage()
+
+
+logging.getLogger("diffusers.schedulers.scheduling_flow_match_euler_discrete").addFilter(_QuietTimesteps())
+
+TEMPORAL_RATIO = 8  # LTX latents hold 8 frames (plus a causal first frame): clips are 8k+1 frames long
+OOM_LEVELS = {
+    1: "freed caches, retrying",
+    2: "retrying with half the steps and half the size",
+    3: "giving up",
+}
+OOM_COUNTS: Counter[int] = Counter()  # per worker process, by level
+
+StepCallback = Callable[[int, int], bool]  # (steps done, total) -> True to stop the render
+
+
+@dataclass(frozen=True)
+class CacheSettings:
+    embeddings: int = 256  # LRU capacity; 0 = off
+    text_kv: bool = True
+    step: str = "fbc"  # none | fbc | pab | taylorseer
+    fbc_threshold: float = 0.0  # 0 = the preset's measured default
+
+
+@dataclass
+class RenderRequest:
+    prompt: str
+    seed: int
+    width: int
+    height: int
+    fps: int
+    num_frames: int  # frames kept (what airs)
+    condition: np.ndarray | None = None  # (8k+1, height, width, 3) uint8: the previous clip's last frames
+
+
+@dataclass
+class RenderResult:
+    frames: np.ndarray | None  # (num_frames, height, width, 3) uint8; None when stopped
+    interrupted: bool
+    timings: dict[str, float]
+    cache_stats: dict[str, Any]
+    oom_levels: list[int] = field(default_factory=list)
+
+
+class OutOfMemoryGiveUp(RuntimeError):
+    """Every out-of-memory level failed: give the clip up and restart the worker process."""
+
+
+def rendered_frames(num_frames: int, lead: int) -> int:
+    """Frames the pipeline renders so that `num_frames` follow the `lead` conditioning (or first) frames."""
+    return TEMPORAL_RATIO * math.ceil((num_frames + lead - 1) / TEMPORAL_RATIO) + 1
+
+
+class Renderer:
+    def __init__(self, preset: Preset, pipe: Any, caches: CacheSettings) -> None:
+        self.preset = preset
+        self.pipe = pipe
+        self.caches = caches
+        self.fbc_threshold = caches.fbc_threshold or preset.fbc_threshold
+        self.embeddings = PromptEmbeddingCache(pipe, caches.embeddings, preset.max_sequence_length)
+        self.kv: TextKVStore | None = apply_text_kv_cache(pipe.transformer) if caches.text_kv else None
+        self.hooked_modules = enable_step_cache(
+            pipe.transformer, caches.step, lambda: pipe.current_timestep, self.fbc_threshold
+        )
+        self.attention_calls = 0
+        for block in pipe.transformer.transformer_blocks:
+            # Counts self-attention really computed: a step cache that skips work lowers it.
+            block.attn1.to_q.register_forward_hook(self._count_attention)
+
+    def _count_attention(self, *_: Any) -> None:
+        self.attention_calls += 1
+
+    def render(self, request: RenderRequest, on_step: StepCallback | None = None) -> RenderResult:
+        """Out-of-memory levels: 1 free caches and retry; 2 half the steps and half the size; 3 give up."""
+        levels: list[int] = []
+        for level in (0, 1, 2):
+            try:
+                result = self._render_once(request, on_step, degraded=level >= 2)
+                result.oom_levels = levels
+                return result
+            except torch.OutOfMemoryError:
+                levels.append(level + 1)
+                OOM_COUNTS[level + 1] += 1
+                log.warning(
+                    "out of memory rendering %r: level %d, %s",
+                    request.prompt[:40],
+                    level + 1,
+                    OOM_LEVELS[level + 1],
+                )
+                self.free_memory()
+        raise OutOfMemoryGiveUp(f"out of memory at every level for {request.prompt[:40]!r}")
+
+    def free_memory(self) -> None:
+        self.embeddings.clear()
+        if self.kv is not None:
+            self.kv.clear()
+        self.pipe.transformer._reset_stateful_cache()
+        gc.collect()
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+
+    def _render_once(
+        self, request: RenderRequest, on_step: StepCallback | None, degraded: bool
+    ) -> RenderResult:
+        started = time.perf_counter()
+        pipe, preset = self.pipe, self.preset
+        timesteps = list(preset.timesteps)
+        width, height = preset.pipeline_size(request.width, request.height)
+        if degraded:
+            timesteps = (
+                timesteps[::2] if timesteps[-1] in timesteps[::2] else [*timesteps[::2], timesteps[-1]]
+            )
+            width, height = max(32, width // 64 * 32), max(32, height // 64 * 32)
+        lead = 1 if request.condition is None else len(request.condition)
+        if (lead - 1) % TEMPORAL_RATIO:
+            raise ValueError(f"conditioning needs 8k+1 frames, got {lead}")
+
+        # 1. Prompt embeddings (the text encoder runs only on a miss).
+        hits_before = self.embeddings.stats.hits
+        prompt = self.embeddings.get(request.prompt)
+        negative = None
+        if preset.guidance_scale > 1:
+            negative = self.embeddings.negative(preset.negative_prompt)
+        encoded = time.perf_counter()
+
+        # 2. Denoise to latents.
+        pipe.transformer._reset_stateful_cache()
+        kv_before = (self.kv.stats.projected, self.kv.stats.reused) if self.kv else (0, 0)
+        attention_before = self.attention_calls
+        steps_done = 0
+
+        def step_end(pipeline: Any, step: int, timestep: Any, tensors: dict[str, Any]) -> dict[str, Any]:
+            nonlocal steps_done
+            steps_done = step + 1
+            if on_step is not None and on_step(step + 1, len(timesteps)):
+                pipeline._interrupt = True
+            return {}
+
+        with torch.no_grad():
+            latents = pipe(
+                conditions=self._conditions(request.condition),
+                prompt_embeds=prompt.embeds,
+                prompt_attention_mask=prompt.mask,
+                negative_prompt_embeds=negative.embeds if negative else None,
+                negative_prompt_attention_mask=negative.mask if negative else None,
+                width=width,
+                height=height,
+                num_frames=rendered_frames(request.num_frames, lead),
+                frame_rate=request.fps,
+                timesteps=timesteps,
+                guidance_scale=preset.guidance_scale,
+                max_sequence_length=preset.max_sequence_length,
+                generator=torch.Generator(pipe.device).manual_seed(request.seed),
+                callback_on_step_end=step_end,
+                output_type="latent",
+            ).frames
+        interrupted = bool(pipe.interrupt)
+        denoised = time.perf_counter()
+
+        # 3. Decode (not when stopped: nobody will air it).
+        frames = None
+        if not interrupted:
+            video = preset.decode(pipe, latents, request.width, request.height)
+            frames = video[lead : lead + request.num_frames].numpy()
+        decoded = time.perf_counter()
+
+        kv_stats = {}
+        if self.kv is not None:
+            kv_stats = {
+                "kv_projected": self.kv.stats.projected - kv_before[0],
+                "kv_reused": self.kv.stats.reused - kv_before[1],
+            }
+        cache_stats: dict[str, Any] = {
+            "embedding_hit": self.embeddings.stats.hits > hits_before,
+            "embedding_hit_rate": round(self.embeddings.stats.hit_rate, 4),
+            "text_kv": self.kv is not None,
+            **kv_stats,
+            "step_cache": self.caches.step,
+            "step_cache_modules": self.hooked_modules,
+            "self_attention_computed": self.attention_calls - attention_before,
+            "self_attention_full": steps_done * len(pipe.transformer.transformer_blocks),
+            "steps": len(timesteps),
+            "steps_done": steps_done,
+            "degraded": degraded,
+        }
+        timings = {
+            "text_encoding": encoded - started,
+            "denoising": denoised - encoded,
+            "decoding": decoded - denoised,
+            "total": decoded - started,
+            "seconds": request.num_frames / request.fps,
+        }
+        return RenderResult(frames, interrupted, {k: round(v, 4) for k, v in timings.items()}, cache_stats)
+
+    def _conditions(self, condition: np.ndarray | None) -> list[LTXVideoCondition] | None:
+        if condition is None:
+            return None
+        video = torch.from_numpy(np.ascontiguousarray(condition)).permute(0, 3, 1, 2).float() / 255.0
+        return [LTXVideoCondition(video=cast(Any, video), frame_index=0, strength=1.0)]

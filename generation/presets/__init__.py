@@ -1,0 +1,46 @@
+"""Model presets: one small module each, chosen by the MODEL_PRESET setting.
+
+A preset says how to build its pipeline (once per worker process), its sampling schedule, the size the
+pipeline itself renders at, and how latents become uint8 frames. Adding a model (Wan, AnyFlow-FAR) is one
+more module here and one more name in the setting; the renderer does not change.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+# LTX-Video 0.9.x distilled: eight steps with these timesteps and no guidance (the model card's recipe).
+LTX_DISTILLED_TIMESTEPS = (1000.0, 993.0, 987.0, 981.0, 975.0, 909.0, 725.0, 0.03)
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    build: Callable[[], Any]  # -> an LTXConditionPipeline, ready on its device
+    timesteps: tuple[float, ...]
+    guidance_scale: float
+    max_sequence_length: int
+    # (stream width, stream height) -> the (width, height) the pipeline renders at
+    pipeline_size: Callable[[int, int], tuple[int, int]]
+    # (pipe, latents, stream width, stream height) -> (frames, height, width, 3) uint8 on the CPU
+    decode: Callable[[Any, torch.Tensor, int, int], torch.Tensor]
+    fbc_threshold: float = 0.05  # FirstBlockCache default for this model, chosen by measurement
+    negative_prompt: str = ""
+
+    @property
+    def steps(self) -> int:
+        return len(self.timesteps)
+
+
+def get_preset(name: str) -> Preset:
+    try:
+        module = importlib.import_module(f"generation.presets.{name}")
+    except ModuleNotFoundError:
+        raise ValueError(f"unknown model preset {name!r}") from None
+    preset: Preset = module.PRESET
+    return preset

@@ -1,0 +1,128 @@
+"""`ltx`: LTX-Video 2B distilled from a local diffusers folder (YOLIVE_MODEL_PATH), bf16 on CUDA.
+
+Eight steps with the distilled timesteps, guidance 1, 768x512 at 24 fps. Nothing is downloaded at run time:
+a missing or wrong folder is one error that names the setting. `build_random` makes the same architecture at
+full size with random weights (no download) for the GPU benchmark.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import torch
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from generation.presets import LTX_DISTILLED_TIMESTEPS, Preset
+
+DTYPE = torch.bfloat16
+# The distilled model decodes with a little noise at a small timestep (the model card's values).
+DECODE_TIMESTEP = 0.05
+DECODE_NOISE_SCALE = 0.025
+REQUIRED = ("model_index.json", "transformer", "vae", "text_encoder", "tokenizer", "scheduler")
+
+
+def check_model_folder(path: str) -> Path:
+    folder = Path(path) if path else None
+    if folder is None or not folder.is_dir():
+        raise ImproperlyConfigured(
+            f"YOLIVE_MODEL_PATH={path!r} is not a folder: point it at a local LTX-Video diffusers folder "
+            "(e.g. a snapshot of Lightricks/LTX-Video-0.9.8-2B-distilled), or use MODEL_PRESET=tiny"
+        )
+    missing = [name for name in REQUIRED if not (folder / name).exists()]
+    if missing:
+        raise ImproperlyConfigured(
+            f"YOLIVE_MODEL_PATH={path!r} is not an LTX-Video diffusers folder: {', '.join(missing)} missing"
+        )
+    return folder
+
+
+def _device() -> str:
+    if not torch.cuda.is_available():
+        raise ImproperlyConfigured("MODEL_PRESET=ltx needs a CUDA GPU; use MODEL_PRESET=tiny on a CPU")
+    return "cuda"
+
+
+def build() -> Any:
+    from diffusers import LTXConditionPipeline
+
+    folder = check_model_folder(settings.MODEL_PATH)
+    device = _device()
+    pipe = LTXConditionPipeline.from_pretrained(folder, torch_dtype=DTYPE, local_files_only=True)
+    pipe.set_progress_bar_config(disable=True)
+    return pipe.to(device)
+
+
+def build_random(device: str = "cuda", dtype: torch.dtype = DTYPE, num_layers: int = 28) -> Any:
+    """Full-size LTX-Video 2B transformer and VAE with random weights; a 2-layer T5-width text encoder.
+
+    The text encoder is cut to two layers (T5-XXL has 24) because its cost is one call per distinct prompt
+    and the embedding cache removes it on a hit; its width (4096) matches, so the transformer sees real
+    shapes.
+    """
+    from diffusers import (
+        AutoencoderKLLTXVideo,
+        FlowMatchEulerDiscreteScheduler,
+        LTXConditionPipeline,
+        LTXVideoTransformer3DModel,
+    )
+    from transformers import ByT5Tokenizer, T5Config, T5EncoderModel
+
+    transformer_cls: Any = LTXVideoTransformer3DModel
+    vae_cls: Any = AutoencoderKLLTXVideo
+    text_cls: Any = T5EncoderModel
+    torch.manual_seed(0)
+    with torch.device(device):
+        transformer = transformer_cls(num_layers=num_layers).to(dtype)  # the 2B defaults
+        vae = vae_cls(timestep_conditioning=True).to(dtype)  # the 0.9.x layout, 128 latent channels
+        tokenizer = ByT5Tokenizer()
+        text_encoder = text_cls(
+            T5Config(vocab_size=len(tokenizer), d_model=4096, d_kv=64, d_ff=10240, num_layers=2, num_heads=64)
+        ).to(dtype)
+    pipe: Any = LTXConditionPipeline(
+        transformer=transformer.eval(),
+        vae=vae.eval(),
+        scheduler=FlowMatchEulerDiscreteScheduler(),
+        text_encoder=text_encoder.eval(),
+        tokenizer=tokenizer,
+    )
+    pipe.set_progress_bar_config(disable=True)
+    return pipe
+
+
+def pipeline_size(width: int, height: int) -> tuple[int, int]:
+    return width - width % 32, height - height % 32  # the pipeline needs multiples of 32
+
+
+@torch.no_grad()
+def decode(pipe: Any, latents: torch.Tensor, width: int, height: int) -> torch.Tensor:
+    vae = pipe.vae
+    latents = pipe._denormalize_latents(latents, vae.latents_mean, vae.latents_std, vae.config.scaling_factor)
+    latents = latents.to(vae.dtype)
+    timestep = None
+    if vae.config.timestep_conditioning:
+        # A fixed generator: the same latents decode to the same frames (same seed, same clip).
+        generator = torch.Generator(latents.device).manual_seed(0)
+        noise = torch.randn(latents.shape, generator=generator, device=latents.device, dtype=latents.dtype)
+        latents = (1 - DECODE_NOISE_SCALE) * latents + DECODE_NOISE_SCALE * noise
+        timestep = torch.tensor([DECODE_TIMESTEP], device=latents.device, dtype=latents.dtype)
+    video = vae.decode(latents, timestep, return_dict=False)[0][0]  # 3, F, H, W in [-1, 1]
+    frames = ((video.float().clamp(-1, 1) + 1) * 127.5).round().to(torch.uint8).permute(1, 0, 2, 3)
+    if frames.shape[-2:] != (height, width):
+        frames = torch.nn.functional.interpolate(
+            frames.contiguous(memory_format=torch.channels_last), size=(height, width), mode="bilinear"
+        )
+    return frames.permute(0, 2, 3, 1).cpu()
+
+
+PRESET = Preset(
+    name="ltx",
+    build=build,
+    timesteps=LTX_DISTILLED_TIMESTEPS,
+    guidance_scale=1.0,
+    max_sequence_length=256,
+    pipeline_size=pipeline_size,
+    decode=decode,
+    fbc_threshold=0.05,  # diffusers' default; to be tuned on the GPU (docs/benchmarks.md)
+)

@@ -1,0 +1,118 @@
+"""The caches on the real tiny LTX pipeline: exact where promised, really skipping work where claimed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from diffusers.hooks import TaylorSeerCacheConfig
+
+from generation import step_cache
+from generation.embeddings import PromptEmbeddingCache
+from generation.engine import CacheSettings
+from generation.step_cache import StepCacheError, enable_step_cache, hooked_modules
+from tests.conftest import ROOT, subprocess_env
+from tests.generation.conftest import NO_CACHES, psnr, request
+
+
+def test_the_tiny_pipeline_builds_and_renders_with_the_hub_offline():
+    script = (
+        "import torch; from generation.presets.tiny import build; pipe = build(); "
+        "out = pipe(prompt='x', width=64, height=64, num_frames=9, num_inference_steps=2, "
+        "guidance_scale=1.0, max_sequence_length=16, output_type='latent').frames; print(tuple(out.shape))"
+    )
+    env = subprocess_env(HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1", HF_HOME=str(ROOT / "var" / "no-hub"))
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=240
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("(1, 8, 2, 2, 2)")
+
+
+def count_calls(modules) -> list[int]:  # type: ignore[no-untyped-def]
+    calls = [0]
+
+    def hook(*_):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+
+    for module in modules:
+        module.register_forward_hook(hook)
+    return calls
+
+
+def test_the_text_kv_cache_changes_nothing_in_the_output(make_renderer):
+    plain = make_renderer(NO_CACHES).render(request())
+    cached = make_renderer(CacheSettings(embeddings=0, text_kv=True, step="none")).render(request())
+    assert np.array_equal(plain.frames, cached.frames)
+
+
+def test_the_text_kv_cache_projects_keys_and_values_once_per_block_per_clip(make_renderer):
+    plain = make_renderer(NO_CACHES)
+    cached = make_renderer(CacheSettings(embeddings=0, text_kv=True, step="none"))
+    blocks = plain.pipe.transformer.transformer_blocks
+    plain_calls = count_calls(block.attn2.to_k for block in blocks)
+    cached_calls = count_calls(block.attn2.to_k for block in cached.pipe.transformer.transformer_blocks)
+
+    plain.render(request())
+    result = cached.render(request())
+    cached.render(request(prompt="another prompt entirely"))
+
+    steps = result.cache_stats["steps"]
+    assert plain_calls[0] == steps * len(blocks)
+    assert cached_calls[0] == 2 * len(blocks)  # two clips: once per block each
+    assert result.cache_stats["kv_projected"] == len(blocks)
+    assert result.cache_stats["kv_reused"] == (steps - 1) * len(blocks)
+
+
+@pytest.mark.parametrize("name", ["fbc", "pab", "taylorseer"])
+def test_each_step_cache_really_skips_transformer_work_and_stays_close(make_renderer, name):
+    plain = make_renderer(NO_CACHES).render(request())
+    cached = make_renderer(CacheSettings(embeddings=0, text_kv=False, step=name)).render(request())
+    stats = cached.cache_stats
+    assert stats["step_cache_modules"] > 0
+    assert stats["self_attention_computed"] < stats["self_attention_full"]
+    assert plain.cache_stats["self_attention_computed"] == plain.cache_stats["self_attention_full"]
+    assert psnr(plain.frames, cached.frames) > 30
+
+
+def test_taylorseer_with_the_library_defaults_hooks_nothing_on_ltx(make_renderer):
+    transformer = make_renderer().pipe.transformer
+    transformer.enable_cache(TaylorSeerCacheConfig())
+    assert hooked_modules(transformer) == 0  # the silent no-op the LTX-specific identifiers avoid
+
+
+def test_a_step_cache_that_would_hook_nothing_is_refused(make_renderer, monkeypatch):
+    transformer = make_renderer().pipe.transformer
+    monkeypatch.setattr(step_cache, "LTX_CACHED_MODULES", r"no_such_module\.\d+")
+    with pytest.raises(StepCacheError, match="matched no module"):
+        enable_step_cache(transformer, "taylorseer", lambda: 0, 0.1)
+    assert not transformer.is_cache_enabled
+
+
+def test_the_text_encoder_runs_once_per_normalised_prompt(make_renderer):
+    pipe = make_renderer().pipe
+    encodes = count_calls([pipe.text_encoder])
+    cache = PromptEmbeddingCache(pipe, capacity=2, max_sequence_length=16)
+
+    first = cache.get("A Red  Fox")
+    again = cache.get("a red fox")
+    assert encodes[0] == 1 and again is first
+    cache.get("a whale")
+    cache.get("a moon")  # evicts the least recently used: the fox
+    cache.get("a red fox")
+    assert encodes[0] == 4
+    assert cache.stats.hits == 1 and cache.stats.misses == 4
+
+    cache.negative("")
+    cache.negative("")
+    assert encodes[0] == 5
+
+
+def test_the_embedding_cache_changes_nothing_in_the_output(make_renderer):
+    renderer = make_renderer(CacheSettings(embeddings=8, text_kv=False, step="none"))
+    miss = renderer.render(request())
+    hit = renderer.render(request())
+    assert not miss.cache_stats["embedding_hit"] and hit.cache_stats["embedding_hit"]
+    assert np.array_equal(miss.frames, hit.frames)
