@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 
+from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
@@ -53,9 +55,20 @@ class Snapshot:
     upcoming: Upcoming | None = None
 
 
+def frames_file(frames_path: str) -> str:
+    """Clip.frames_path as a file: absolute as written, or relative to MEDIA_DIR (then CLIPS_DIR)."""
+    path = Path(frames_path)
+    if path.is_absolute():
+        return frames_path
+    for base in (Path(settings.MEDIA_DIR), Path(settings.CLIPS_DIR)):
+        if (base / path).exists():
+            return str(base / path)
+    return str(Path(settings.MEDIA_DIR) / path)
+
+
 def read_snapshot(watched: frozenset[int]) -> Snapshot:
     ready = [
-        ReadyClip(c.id, c.round.number, c.prompt.text, c.frames_path)
+        ReadyClip(c.id, c.round.number, c.prompt.text, frames_file(c.frames_path))
         for c in Clip.objects.filter(status=Clip.Status.READY, skip_requested=False)
         .select_related("round", "prompt")
         .order_by("round__number")[:4]

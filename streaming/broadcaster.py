@@ -38,6 +38,10 @@ HOLD_BACK_SEGMENTS = 3
 MAX_LAG_S = 4.0  # behind the wall clock by more than this (a stalled machine): stop catching up, re-anchor
 DELETE_MARGIN_S = 2.0  # on top of RFC 8216's "segment duration + longest playlist duration"
 SWEEP_INTERVAL_S = 60.0
+KEEPER_TICK_S = 1.0
+# No segment for this many segment durations while frames go in: ffmpeg is hung (not dead), so kill it and
+# let the feeder restart it, rather than leave the pipe blocked and the stream frozen.
+STALL_SEGMENTS = 5
 
 
 @dataclass
@@ -90,6 +94,7 @@ class Broadcaster:
         self.encoder: Encoder | None = None
         self.restarts = 0
         self.newest_segment_at = 0.0
+        self.last_listed = 0.0  # monotonic time of the newest segment, for the stall watchdog
         self.current: AiringClip | None = None
         self.next_index = 0
         self.claimed: set[int] = set()
@@ -275,6 +280,7 @@ class Broadcaster:
         write_playlist(self.hls_dir / LIVE_PLAYLIST, render_live_playlist(self.window))
         self.media_time += duration
         self.newest_segment_at = now
+        self.last_listed = time.monotonic()
         due = time.monotonic() + self.viewer_delay_s
         for cue in slot.cues:
             self.announcer.at(due, cue)
@@ -327,16 +333,30 @@ class Broadcaster:
                     path.unlink()
 
     def keep(self) -> None:
-        """Heartbeat and archive retention, off the feeding thread (Redis or a big archive can be slow)."""
-        last_sweep = 0.0
+        """Heartbeat, archive retention and the stall watchdog, off the feeding thread (Redis or a big
+        archive can be slow, and a hung ffmpeg blocks the feeder in its write)."""
+        last_beat = last_sweep = 0.0
         while not self.halt.is_set():
-            with contextlib.suppress(Exception):
-                heartbeat.beat("broadcaster", newest_segment_at=self.newest_segment_at or None)
-            if self.retention_hours and time.monotonic() - last_sweep > SWEEP_INTERVAL_S:
-                last_sweep = time.monotonic()
+            now = time.monotonic()
+            if now - last_beat >= heartbeat.BEAT_INTERVAL_S:
+                last_beat = now
+                with contextlib.suppress(Exception):
+                    heartbeat.beat("broadcaster", newest_segment_at=self.newest_segment_at or None)
+            if self.retention_hours and now - last_sweep > SWEEP_INTERVAL_S:
+                last_sweep = now
                 for clip_id in archive.sweep(self.hls_dir, self.retention_hours):
                     self.announcer.at(0, functools.partial(airing.mark_archived, clip_id, ""))
-            self.halt.wait(heartbeat.BEAT_INTERVAL_S)
+            self.watch_encoder()
+            self.halt.wait(KEEPER_TICK_S)
+
+    def watch_encoder(self) -> None:
+        encoder = self.encoder
+        if encoder is None or not self.paced:
+            return
+        quiet = time.monotonic() - max(self.last_listed, encoder.started_at)
+        if quiet > STALL_SEGMENTS * self.spec.segment_seconds and encoder.alive():
+            log.error("ffmpeg has finished no segment for %.0f s; killing it", quiet)
+            encoder.process.kill()  # the feeder's blocked write fails, and it restarts ffmpeg
 
     def shut_down(self) -> None:
         if self.encoder is not None:

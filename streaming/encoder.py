@@ -7,6 +7,7 @@ import logging
 import os
 import subprocess
 import threading
+import time
 from collections import deque
 from pathlib import Path
 
@@ -32,6 +33,7 @@ class Encoder:
         self.spec = spec
         self.private_playlist = work_dir / "ffmpeg.m3u8"
         self.private_playlist.unlink(missing_ok=True)
+        self.started_at = time.monotonic()
         self.last_listed = start_number - 1
         self._stamp: tuple[int, int] | None = None
         self.stderr_tail: deque[str] = deque(maxlen=STDERR_LINES)

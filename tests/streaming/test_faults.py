@@ -8,6 +8,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import m3u8
 import pytest
 from django.db import connection
 
@@ -60,6 +61,23 @@ def test_killing_ffmpeg_mid_clip_restarts_it_and_the_same_playlist_goes_on(tmp_p
     assert first_after.pts == pytest.approx(last_before.pts + 1 / FPS, abs=0.002)
 
 
+def test_a_hung_ffmpeg_is_killed_and_replaced(tmp_path):
+    make_clip(tmp_path / "clips", 1, frames=CLIP_SECONDS * FPS)
+    on_air = start_broadcaster(tmp_path, clip_seconds=CLIP_SECONDS)
+    try:
+        on_air.wait_for(lambda: len(on_air.segments) >= 2, 30, "two segments")
+        hung = on_air.broadcaster.encoder
+        assert hung is not None
+        os.kill(hung.pid, signal.SIGSTOP)  # alive, but it reads no frame and writes no segment
+        stalled_after = len(on_air.segments)
+        on_air.wait_for(lambda: len(on_air.segments) >= stalled_after + 2, 60, "segments after the stall")
+    finally:
+        on_air.finish()
+    assert on_air.broadcaster.restarts == 1
+    assert hung.process.poll() is not None  # killed and reaped, not left stopped
+    assert [s.discontinuity for s in on_air.segments].count(True) == 1
+
+
 def test_a_moderators_skip_cuts_the_clip_at_the_next_segment_and_filler_goes_on(tmp_path):
     clip = make_clip(tmp_path / "clips", 1, frames=CLIP_SECONDS * FPS)
     skipped_early = make_clip(tmp_path / "clips", 2, frames=CLIP_SECONDS * FPS)
@@ -93,7 +111,7 @@ def ffmpeg_children(pid: int) -> list[int]:
     return [c for c in children if Path(f"/proc/{c}/comm").read_text().strip() == "ffmpeg"]
 
 
-def test_manage_py_broadcast_beats_with_the_segment_age_and_stops_cleanly_on_sigterm(tmp_path, client):
+def test_manage_py_broadcast_beats_stops_cleanly_on_a_signal_and_a_new_one_goes_on(tmp_path, client):
     hls_dir = tmp_path / "hls"
     env = subprocess_env(
         DATABASE_URL=f"sqlite:///{connection.settings_dict['NAME']}",
@@ -101,7 +119,8 @@ def test_manage_py_broadcast_beats_with_the_segment_age_and_stops_cleanly_on_sig
         VAR_DIR=str(tmp_path / "var"),
         CLIP_SECONDS="4",
     )
-    process = subprocess.Popen([str(ROOT / ".venv/bin/python"), "manage.py", "broadcast"], cwd=ROOT, env=env)
+    command = [str(ROOT / ".venv/bin/python"), "manage.py", "broadcast"]
+    process = subprocess.Popen(command, cwd=ROOT, env=env)
     try:
         deadline = time.monotonic() + 40
         while not any(b.get("newest_segment_at") for b in heartbeat.alive("broadcaster")):
@@ -116,8 +135,21 @@ def test_manage_py_broadcast_beats_with_the_segment_age_and_stops_cleanly_on_sig
         [ffmpeg_pid] = ffmpeg_children(process.pid)
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=20) == 0
+        assert not Path(f"/proc/{ffmpeg_pid}").exists()
+        before = (hls_dir / "live.m3u8").read_text()
+        listed_before = len(m3u8.loads(before).segments)
+
+        # A new broadcaster goes on with the same playlist.
+        process = subprocess.Popen(command, cwd=ROOT, env=env)
+        deadline = time.monotonic() + 40
+        while len(m3u8.loads(after := (hls_dir / "live.m3u8").read_text()).segments) <= listed_before:
+            assert time.monotonic() < deadline, "the second broadcaster wrote no segment"
+            time.sleep(0.5)
+        assert check_playlist_rules([before, after]) == 0
+        assert m3u8.loads(after).segments[listed_before].discontinuity
+        process.send_signal(signal.SIGINT)  # honcho's Ctrl-C
+        assert process.wait(timeout=20) == 0
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-    assert not Path(f"/proc/{ffmpeg_pid}").exists()
