@@ -38,6 +38,9 @@ HOLD_BACK_SEGMENTS = 3
 MAX_LAG_S = 4.0  # behind the wall clock by more than this (a stalled machine): stop catching up, re-anchor
 DELETE_MARGIN_S = 2.0  # on top of RFC 8216's "segment duration + longest playlist duration"
 SWEEP_INTERVAL_S = 60.0
+# Raw frames of an aired clip are kept this long: the next render reads the previous clip's last frames for
+# continuity, and it started long before.
+FRAMES_KEEP_S = 600.0
 KEEPER_TICK_S = 1.0
 # No segment for this many segment durations while frames go in: ffmpeg is hung (not dead), so kill it and
 # let the feeder restart it, rather than leave the pipe blocked and the stream frozen.
@@ -59,7 +62,7 @@ class Slot:
     clip: AiringClip | None
     index: int = 0
     filler: picture.Frame | None = None
-    cues: list[Callable[[], None]] = field(default_factory=list)
+    cues: list[Callable[[], object]] = field(default_factory=list)
     pdt: datetime | None = None
 
 
@@ -100,7 +103,7 @@ class Broadcaster:
         self.claimed: set[int] = set()
         self.fed: deque[Slot] = deque()
         self.replay: deque[Slot] = deque()
-        self.finish_cues: list[Callable[[], None]] = []
+        self.finish_cues: list[Callable[[], object]] = []
         self.archive_parts: dict[int, list[tuple[str, float]]] = {}
         self.retired: deque[tuple[float, Path]] = deque()
         self.last_frame: picture.Frame | None = None
@@ -342,12 +345,22 @@ class Broadcaster:
                 last_beat = now
                 with contextlib.suppress(Exception):
                     heartbeat.beat("broadcaster", newest_segment_at=self.newest_segment_at or None)
-            if self.retention_hours and now - last_sweep > SWEEP_INTERVAL_S:
-                last_sweep = now
-                for clip_id in archive.sweep(self.hls_dir, self.retention_hours):
-                    self.announcer.at(0, functools.partial(airing.mark_archived, clip_id, ""))
-            self.watch_encoder()
+            try:
+                if now - last_sweep > SWEEP_INTERVAL_S:
+                    last_sweep = now
+                    self.sweep()
+                self.watch_encoder()
+            except Exception:  # the heartbeat must outlive any housekeeping fault
+                log.exception("housekeeping failed")
             self.halt.wait(KEEPER_TICK_S)
+
+    def sweep(self) -> None:
+        """Archives past their retention, and raw frames of clips that aired a while ago."""
+        if self.retention_hours:
+            for clip_id in archive.sweep(self.hls_dir, self.retention_hours):
+                self.announcer.at(0, functools.partial(airing.mark_archived, clip_id, ""))
+        cutoff = datetime.now(UTC) - timedelta(seconds=FRAMES_KEEP_S)
+        self.announcer.at(0, functools.partial(airing.drop_spent_frames, cutoff))
 
     def watch_encoder(self) -> None:
         encoder = self.encoder
