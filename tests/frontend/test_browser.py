@@ -180,6 +180,8 @@ def test_the_live_video_plays_muted_and_keeps_advancing_without_a_stall(broadcas
 def test_clips_go_from_rendering_to_on_air_to_replay(full_stack, new_viewer, shots):
     page = new_viewer()
     # The first rounds close on their own (a house prompt wins when nobody writes), so clips keep coming.
+    expect(page.locator("#next")).to_be_visible(timeout=CLIP_WAIT_MS)  # the next clip, with its progress
+    expect(page.locator("#render-status")).to_have_text(re.compile(r"queued|\d+% rendered|ready"))
     expect(page.locator("#on-air")).to_contain_text("Round", timeout=CLIP_WAIT_MS)
     replay = page.locator("#recent button", has_text="Replay").first
     expect(replay).to_be_visible(timeout=CLIP_WAIT_MS)

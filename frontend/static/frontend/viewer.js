@@ -17,7 +17,8 @@ const state = {
   myVote: null,
   myPrompts: [],
   onAir: null,
-  rendering: null,
+  rendering: null, // the earliest clip not yet on air (what "Next up" shows)
+  pending: new Map(), // every clip heard of that has not reached viewers yet, by clip_id
   recent: [],
   clockOffsetMs: 0, // server clock minus ours, so every viewer's countdown hits zero together
   lastWinner: null,
@@ -47,6 +48,7 @@ const handlers = {
     state.myPrompts = ev.my_prompts;
     state.onAir = ev.on_air;
     state.rendering = ev.rendering;
+    state.pending = new Map(ev.rendering ? [[ev.rendering.clip_id, ev.rendering]] : []);
     state.recent = ev.recent;
     $("stand-in").hidden = !ev.stand_in;
     const box = $("prompt-text");
@@ -95,12 +97,11 @@ const handlers = {
   },
   clip(ev) {
     if (ev.status === "queued" || ev.status === "rendering" || ev.status === "ready") {
-      if (isNextUp(ev, state.rendering)) {
-        state.rendering = { clip_id: ev.clip_id, round_number: ev.round_number, prompt: ev.prompt, status: ev.status, progress: ev.progress ?? 0 };
-      }
-    } else if (state.rendering && state.rendering.clip_id === ev.clip_id) {
-      state.rendering = null;
+      state.pending.set(ev.clip_id, { clip_id: ev.clip_id, round_number: ev.round_number, prompt: ev.prompt, status: ev.status, progress: ev.progress ?? 0 });
+    } else {
+      state.pending.delete(ev.clip_id);
     }
+    state.rendering = nextUp(state.pending);
     if (ev.status === "aired" && !state.recent.some((r) => r.clip_id === ev.clip_id)) {
       const replayUrl = `/hls/archive/${ev.clip_id}/index.m3u8`;
       state.recent = [{ clip_id: ev.clip_id, round_number: ev.round_number, prompt: ev.prompt, replay_url: replayUrl }, ...state.recent].slice(0, 6);
@@ -109,7 +110,8 @@ const handlers = {
   },
   now_playing(ev) {
     state.onAir = { clip_id: ev.clip_id, round_number: ev.round_number, prompt: ev.prompt };
-    if (state.rendering && state.rendering.clip_id === ev.clip_id) state.rendering = null;
+    state.pending.delete(ev.clip_id);
+    state.rendering = nextUp(state.pending);
     renderClips(state, replay);
   },
   submitted(ev) {
@@ -142,8 +144,10 @@ const handlers = {
 };
 
 // "Next up" is the earliest clip not yet on air; a later round's queued clip does not push it aside.
-function isNextUp(ev, current) {
-  return !current || current.clip_id === ev.clip_id || ev.round_number < current.round_number;
+function nextUp(pending) {
+  let best = null;
+  for (const clip of pending.values()) if (!best || clip.round_number < best.round_number) best = clip;
+  return best;
 }
 
 function handle(ev) {
