@@ -107,6 +107,20 @@ class Director(threading.Thread):
             self.stop.wait(POLL_INTERVAL_S)
 
 
+def slate_text(upcoming: Upcoming | None) -> tuple[str, str, float | None]:
+    """Title, detail and progress (None: no bar) of the filler slate."""
+    if upcoming is None:
+        return (
+            "Waiting for the next winning prompt",
+            "Write a prompt and vote: the winner airs here next.",
+            None,
+        )
+    prompt = f"\u201c{upcoming.prompt}\u201d"
+    if upcoming.status == Clip.Status.RENDERING:
+        return f"Rendering round {upcoming.round_number}", prompt, round(upcoming.progress, 2)
+    return f"Up next: round {upcoming.round_number}", f"{prompt} (queued)", None
+
+
 def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
 

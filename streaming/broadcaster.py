@@ -24,9 +24,9 @@ import numpy as np
 from streaming import airing, archive, picture
 from streaming.command import EncoderSpec
 from streaming.encoder import Encoder, EncoderDied
+from streaming.keeper import Keeper
 from streaming.playlist import LIVE_PLAYLIST, LiveWindow, Segment, render_live_playlist, resume_window
 from streaming.playlist import write_atomically as write_playlist
-from yolive import heartbeat
 from yolive.voting.models import Clip
 
 log = logging.getLogger(__name__)
@@ -37,14 +37,6 @@ LIVE_WINDOW_SEGMENTS = 6  # 12 s: twice RFC 8216's minimum of three target durat
 HOLD_BACK_SEGMENTS = 3
 MAX_LAG_S = 4.0  # behind the wall clock by more than this (a stalled machine): stop catching up, re-anchor
 DELETE_MARGIN_S = 2.0  # on top of RFC 8216's "segment duration + longest playlist duration"
-SWEEP_INTERVAL_S = 60.0
-# Raw frames of an aired clip are kept this long: the next render reads the previous clip's last frames for
-# continuity, and it started long before.
-FRAMES_KEEP_S = 600.0
-KEEPER_TICK_S = 1.0
-# No segment for this many segment durations while frames go in: ffmpeg is hung (not dead), so kill it and
-# let the feeder restart it, rather than leave the pipe blocked and the stream frozen.
-STALL_SEGMENTS = 5
 
 
 @dataclass
@@ -107,6 +99,9 @@ class Broadcaster:
         self.archive_parts: dict[int, list[tuple[str, float]]] = {}
         self.retired: deque[tuple[float, Path]] = deque()
         self.last_frame: picture.Frame | None = None
+        self.clips_ended = 0  # tells the slate cache that the background changed
+        self._slate_key: tuple[object, ...] = ()
+        self._slate: picture.Frame = np.zeros((spec.height, spec.width, 3), dtype=np.uint8)
         self.discontinuity_pending = False
         self.media_time = 0.0
         self._epoch = 0.0
@@ -123,7 +118,7 @@ class Broadcaster:
         self.remove_orphans()
         self.director.start()
         self.announcer.start()
-        threading.Thread(target=self.keep, name="keeper", daemon=True).start()
+        Keeper(self).start()
         self.director.fresh.wait(timeout=5)  # the first look at the clips, so a ready one airs at once
         self.start_encoder(discontinuity=bool(self.window.segments))
         try:
@@ -235,26 +230,15 @@ class Broadcaster:
         return None
 
     def filler_picture(self, upcoming: airing.Upcoming | None) -> picture.Frame:
-        if upcoming is None:
-            title, detail, progress = (
-                "Waiting for the next winning prompt",
-                "Write a prompt and vote: the winner airs here next.",
-                None,
+        """The slate, drawn again only when its text or background changes (every few seconds at most)."""
+        key = (*airing.slate_text(upcoming), self.clips_ended)
+        if key != self._slate_key:
+            title, detail, progress, _ = key
+            self._slate = picture.slate(
+                self.spec.width, self.spec.height, title, detail, progress, self.last_frame
             )
-        elif upcoming.status == Clip.Status.RENDERING:
-            title, detail = f"Rendering round {upcoming.round_number}", f"\u201c{upcoming.prompt}\u201d"
-            progress = round(upcoming.progress, 2)
-        else:
-            title, detail = (
-                f"Up next: round {upcoming.round_number}",
-                f"\u201c{upcoming.prompt}\u201d (queued)",
-            )
-            progress = None
-        return self._slate(title, detail, progress, id(self.last_frame))
-
-    @functools.lru_cache(maxsize=4)  # noqa: B019 - one Broadcaster per process; the slate changes every few s
-    def _slate(self, title: str, detail: str, progress: float | None, _background: int) -> picture.Frame:
-        return picture.slate(self.spec.width, self.spec.height, title, detail, progress, self.last_frame)
+            self._slate_key = key
+        return self._slate
 
     # --- segments ffmpeg finished ---------------------------------------------------------------------
     def collect(self) -> None:
@@ -334,42 +318,6 @@ class Broadcaster:
             with contextlib.suppress(FileNotFoundError):
                 if path.name not in listed and path.stat().st_mtime < cutoff:
                     path.unlink()
-
-    def keep(self) -> None:
-        """Heartbeat, archive retention and the stall watchdog, off the feeding thread (Redis or a big
-        archive can be slow, and a hung ffmpeg blocks the feeder in its write)."""
-        last_beat = last_sweep = 0.0
-        while not self.halt.is_set():
-            now = time.monotonic()
-            if now - last_beat >= heartbeat.BEAT_INTERVAL_S:
-                last_beat = now
-                with contextlib.suppress(Exception):
-                    heartbeat.beat("broadcaster", newest_segment_at=self.newest_segment_at or None)
-            try:
-                if now - last_sweep > SWEEP_INTERVAL_S:
-                    last_sweep = now
-                    self.sweep()
-                self.watch_encoder()
-            except Exception:  # the heartbeat must outlive any housekeeping fault
-                log.exception("housekeeping failed")
-            self.halt.wait(KEEPER_TICK_S)
-
-    def sweep(self) -> None:
-        """Archives past their retention, and raw frames of clips that aired a while ago."""
-        if self.retention_hours:
-            for clip_id in archive.sweep(self.hls_dir, self.retention_hours):
-                self.announcer.at(0, functools.partial(airing.mark_archived, clip_id, ""))
-        cutoff = datetime.now(UTC) - timedelta(seconds=FRAMES_KEEP_S)
-        self.announcer.at(0, functools.partial(airing.drop_spent_frames, cutoff))
-
-    def watch_encoder(self) -> None:
-        encoder = self.encoder
-        if encoder is None or not self.paced:
-            return
-        quiet = time.monotonic() - max(self.last_listed, encoder.started_at)
-        if quiet > STALL_SEGMENTS * self.spec.segment_seconds and encoder.alive():
-            log.error("ffmpeg has finished no segment for %.0f s; killing it", quiet)
-            encoder.process.kill()  # the feeder's blocked write fails, and it restarts ffmpeg
 
     def shut_down(self) -> None:
         if self.encoder is not None:
