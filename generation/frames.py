@@ -33,7 +33,10 @@ def store_frames(clip_id: int, frames: np.ndarray) -> Path:
 
 
 def frames_shape(path: Path) -> tuple[int, ...]:
-    return tuple(np.load(path, mmap_mode="r").shape)
+    try:
+        return tuple(np.load(path, mmap_mode="r").shape)
+    except (OSError, ValueError):
+        return ()
 
 
 def last_frames(path: Path, count: int) -> np.ndarray | None:

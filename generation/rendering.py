@@ -103,7 +103,7 @@ def render_clip(clip_id: int) -> str:
         return "missing"
     if clip.status in DONE:
         return "done"
-    if frames_path(clip.id).exists():
+    if frames_path(clip.id).exists() and frames_shape(frames_path(clip.id)) == _expected_shape(clip):
         return _adopt(clip)
     if not claim(clip):
         return "busy"
@@ -114,6 +114,12 @@ def render_clip(clip_id: int) -> str:
         return _render(clip)
     finally:
         get_redis().delete(_claim_key(clip.id))
+
+
+def _expected_shape(clip: Clip) -> tuple[int, ...]:
+    fps = clip.fps or settings.VIDEO_FPS
+    height, width = clip.height or settings.VIDEO_HEIGHT, clip.width or settings.VIDEO_WIDTH
+    return (settings.CLIP_SECONDS * fps, height, width, 3)
 
 
 def _adopt(clip: Clip) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,13 @@ def one_thread() -> Iterator[None]:
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+@pytest.fixture(autouse=True)
+def empty_clips_dir(settings) -> None:  # type: ignore[no-untyped-def]
+    # Clip ids restart with every test database, so last test's frames must not look like this test's.
+    for path in Path(settings.CLIPS_DIR).glob("*"):
+        path.unlink()
 
 
 @pytest.fixture

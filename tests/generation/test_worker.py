@@ -1,0 +1,102 @@
+"""A real Celery worker (prefork, queue gpu) rendering real clips on the tiny pipeline, end to end."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from generation.frames import frames_path
+from tests.conftest import ROOT, subprocess_env
+from tests.generation.conftest import make_clip
+from yolive.celery import app
+from yolive.redis_client import get_redis
+from yolive.voting.models import Clip
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+RENDER_TIMEOUT_S = 240  # a cold pool process imports torch and builds the model first; the machine is shared
+STREAM = {"width": 512, "height": 288, "fps": 24}
+
+
+@pytest.fixture
+def worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    log = (tmp_path / "worker.log").open("wb")
+    env = subprocess_env(
+        DATABASE_URL=f"sqlite:///{connection.settings_dict['NAME']}",
+        GENERATION_TORCH_THREADS="1",
+        CLIP_SECONDS="10",
+    )
+    command = [str(ROOT / ".venv/bin/celery"), "-A", "yolive", "worker", "--queues", "gpu"]
+    command += ["--pool", "prefork", "--concurrency", "1", "--hostname", "generation-test@%h"]
+    command += ["--loglevel", "INFO"]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    yield process
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    log.close()
+    print((tmp_path / "worker.log").read_text()[-3000:])
+
+
+def send(clip: Clip) -> None:
+    app.send_task("generation.tasks.render_clip", args=[clip.id], queue="gpu")
+
+
+def wait_for(clip: Clip, worker: subprocess.Popen[bytes], done, timeout: float = RENDER_TIMEOUT_S) -> Clip:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert worker.poll() is None, "the worker exited"
+        clip.refresh_from_db()
+        if done(clip):
+            return clip
+        time.sleep(0.02)
+    raise AssertionError(f"clip {clip.id} still {clip.status} at {clip.progress:.0%}")
+
+
+def claim_holder(clip: Clip) -> int | None:
+    holder = get_redis().get(f"{settings.CHANNEL_PREFIX}:render-claim:{clip.id}")
+    return int(holder.rpartition(":")[2]) if holder else None
+
+
+def test_a_real_worker_renders_clips_and_a_lost_pool_process_leaves_one_copy(worker):
+    first = make_clip(1, "a lighthouse in a storm", seed=3, **STREAM)
+    send(first)
+    first = wait_for(first, worker, lambda c: c.status == Clip.Status.READY)
+    frames = np.load(first.frames_path, mmap_mode="r")
+    assert frames.shape == (240, 288, 512, 3) and frames.dtype == np.uint8
+    sample = np.asarray(frames[::24], dtype=np.float64)
+    assert np.abs(np.diff(sample, axis=2)).mean() < sample.std() / 5  # smooth, not noise
+    assert first.timings["total"] > 0 and first.timings["seconds"] == 10
+    assert first.cache_stats["step_cache"] == "fbc"
+
+    # The pool process dies while it holds the next clip: Celery requeues the task, a new pool process
+    # takes the stale claim over, and the clip is rendered once, continuing from the first.
+    second = make_clip(2, "a whale sings", seed=4, **STREAM)
+    send(second)
+    wait_for(second, worker, lambda c: claim_holder(c) is not None)
+    os.kill(claim_holder(second), signal.SIGKILL)
+    second = wait_for(second, worker, lambda c: c.status == Clip.Status.READY)
+    assert second.cache_stats["continuity"]
+    copies = [p.name for p in frames_path(second.id).parent.iterdir() if p.name.startswith(f"{second.id}.")]
+    partial = [p.name for p in frames_path(second.id).parent.iterdir() if p.name.endswith(".partial")]
+    assert copies == [f"{second.id}.npy"] and partial == []
+
+    # A late duplicate delivery of a rendered clip changes nothing.
+    written = os.stat(second.frames_path).st_mtime_ns
+    send(second)
+    send(first)
+    time.sleep(3)
+    assert os.stat(second.frames_path).st_mtime_ns == written
+    assert Clip.objects.filter(status=Clip.Status.READY).count() == 2
