@@ -195,3 +195,23 @@ def test_clips_go_from_rendering_to_on_air_to_replay(full_stack, new_viewer, sho
     page.click("#back-to-live")
     expect(page.locator("#replaying")).to_be_hidden()
     page.wait_for_function("window.yolive.player.live === true")
+
+
+def test_a_moderator_times_out_an_author_who_is_told_and_cannot_submit(new_viewer, moderator_page):
+    author = new_viewer()
+    wait_for_time_to_act(author, 3)
+    text = f"a naked ghost at a party {tag()}"
+    submit(author, text)
+    card = moderator_page.locator("#held .held-card", has_text=text)
+    expect(card).to_be_visible(timeout=EVENT_WAIT_MS)
+    card.locator(".reject-reason").fill("testing the limits")
+    card.get_by_role("button", name="Time out author 10 min").click()
+    expect(author.locator("#prompt-feedback")).to_contain_text("timed out", timeout=EVENT_WAIT_MS)
+    expect(moderator_page.locator("#audit")).to_contain_text("timeout", timeout=EVENT_WAIT_MS)
+
+    # An open socket re-reads restrictions every RESTRICTION_RECHECK_S (the voting side's trade-off).
+    from yolive.voting.consumers import RESTRICTION_RECHECK_S
+
+    time.sleep(RESTRICTION_RECHECK_S + 0.5)
+    submit(author, f"a calm lake at dawn {tag()}")
+    expect(author.locator("#prompt-feedback")).to_contain_text("testing the limits", timeout=EVENT_WAIT_MS)
