@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import math
 import threading
 import time
 from collections import deque
@@ -325,7 +326,10 @@ class Broadcaster:
             with contextlib.suppress(Exception):
                 self.collect()
         self.halt.set()
-        self.announcer.drain()
         if self.current is not None:
-            airing.mark_finished(self.current.info.id, Clip.Status.AIRED)
+            # Viewers saw part of it: on air becomes aired, after every cue still due (a clip that never
+            # reached them stays ready and airs after a restart).
+            finish = functools.partial(airing.mark_finished, self.current.info.id, Clip.Status.AIRED)
+            self.announcer.at(math.inf, finish)
+        self.announcer.drain()
         log.info("broadcaster stopped at segment %d", self.window.next_sequence)

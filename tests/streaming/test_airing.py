@@ -61,3 +61,18 @@ def test_raw_frames_of_clips_that_aired_a_while_ago_are_deleted(tmp_path):
     assert Clip.objects.get(id=old.id).frames_path == ""
     assert (tmp_path / f"clip-{recent.id}.npy").exists() and recent.frames_path
     assert (tmp_path / f"clip-{waiting.id}.npy").exists()
+
+
+def test_on_shutdown_the_announcer_runs_what_is_left_in_order():
+    import math
+    import threading
+    import time
+
+    done: list[str] = []
+    announcer = airing.Announcer(threading.Event())
+    announcer.at(math.inf, lambda: done.append("finish"))
+    announcer.at(time.monotonic() + 60, lambda: done.append("on air"))
+    announcer.at(0, lambda: done.append("failed"))
+    announcer.drain()
+    assert done == ["failed", "on air", "finish"]
+    assert announcer.pending() == 0
