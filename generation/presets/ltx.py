@@ -73,13 +73,19 @@ def build_random(device: str = "cuda", dtype: torch.dtype = DTYPE, num_layers: i
     vae_cls: Any = AutoencoderKLLTXVideo
     text_cls: Any = T5EncoderModel
     torch.manual_seed(0)
-    with torch.device(device):
-        transformer = transformer_cls(num_layers=num_layers).to(dtype)  # the 2B defaults
-        vae = vae_cls(timestep_conditioning=True).to(dtype)  # the 0.9.x layout, 128 latent channels
-        tokenizer = ByT5Tokenizer()
-        text_encoder = text_cls(
-            T5Config(vocab_size=len(tokenizer), d_model=4096, d_kv=64, d_ff=10240, num_layers=2, num_heads=64)
-        ).to(dtype)
+    previous = torch.get_default_dtype()
+    torch.set_default_dtype(dtype)  # built in bf16 directly: no 8 GB float32 copy of the transformer
+    try:
+        with torch.device(device):
+            transformer = transformer_cls(num_layers=num_layers)  # the 2B defaults
+            vae = vae_cls(timestep_conditioning=True)  # the 0.9.x layout, 128 latent channels
+            tokenizer = ByT5Tokenizer()
+            config = T5Config(
+                vocab_size=len(tokenizer), d_model=4096, d_kv=64, d_ff=10240, num_layers=2, num_heads=64
+            )
+            text_encoder = text_cls(config)
+    finally:
+        torch.set_default_dtype(previous)
     pipe: Any = LTXConditionPipeline(
         transformer=transformer.eval(),
         vae=vae.eval(),
