@@ -20,6 +20,29 @@ DTYPE = torch.bfloat16
 # The distilled model decodes with a little noise at a small timestep (the model card's values).
 DECODE_TIMESTEP = 0.05
 DECODE_NOISE_SCALE = 0.025
+# The VAE of LTX-Video 0.9.5 and later (the distilled 2B models use it), as diffusers' conversion script
+# writes it: 128 latent channels, 32x spatial and 8x temporal compression, timestep-conditioned decoder.
+VAE_095_CONFIG: dict[str, Any] = {
+    "latent_channels": 128,
+    "block_out_channels": (128, 256, 512, 1024, 2048),
+    "down_block_types": ("LTXVideo095DownBlock3D",) * 4,
+    "decoder_block_out_channels": (256, 512, 1024),
+    "layers_per_block": (4, 6, 6, 2, 2),
+    "decoder_layers_per_block": (5, 5, 5, 5),
+    "spatio_temporal_scaling": (True,) * 4,
+    "decoder_spatio_temporal_scaling": (True,) * 3,
+    "decoder_inject_noise": (False,) * 4,
+    "downsample_type": ("spatial", "temporal", "spatiotemporal", "spatiotemporal"),
+    "upsample_residual": (True,) * 3,
+    "upsample_factor": (2,) * 3,
+    "timestep_conditioning": True,
+    "patch_size": 4,
+    "patch_size_t": 1,
+    "encoder_causal": True,
+    "decoder_causal": False,
+    "spatial_compression_ratio": 32,
+    "temporal_compression_ratio": 8,
+}
 REQUIRED = ("model_index.json", "transformer", "vae", "text_encoder", "tokenizer", "scheduler")
 
 
@@ -78,7 +101,7 @@ def build_random(device: str = "cuda", dtype: torch.dtype = DTYPE, num_layers: i
     try:
         with torch.device(device):
             transformer = transformer_cls(num_layers=num_layers)  # the 2B defaults
-            vae = vae_cls(timestep_conditioning=True)  # the 0.9.x layout, 128 latent channels
+            vae = vae_cls(**VAE_095_CONFIG)
             tokenizer = ByT5Tokenizer()
             config = T5Config(
                 vocab_size=len(tokenizer), d_model=4096, d_kv=64, d_ff=10240, num_layers=2, num_heads=64
