@@ -14,6 +14,7 @@ from yolive.voting import rounds, services, tally
 from yolive.voting.models import Clip, HousePrompt, Prompt, Round, Viewer
 
 pytestmark = pytest.mark.django_db(transaction=True)
+LIMITS = tally.VoteLimits(per_viewer=100, per_ip=10_000, window_s=10)
 
 
 def propose(text: str) -> int:
@@ -25,7 +26,7 @@ def vote(round_id: int, prompt_id: int, times: int) -> None:
 
     async def cast() -> None:
         for key in keys:
-            assert await tally.cast_vote(round_id, key, prompt_id) == "cast"
+            assert await tally.cast_vote(round_id, key, prompt_id, "192.0.2.1", LIMITS) == "cast"
 
     asyncio.run(cast())
 

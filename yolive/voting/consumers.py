@@ -21,6 +21,7 @@ from django.conf import settings
 from yolive import events
 from yolive.voting import services, tally
 from yolive.voting.errors import VotingError
+from yolive.voting.fanout import TALLIES, fanout
 from yolive.voting.models import Viewer
 from yolive.voting.snapshot import build_snapshot
 
@@ -28,7 +29,11 @@ log = logging.getLogger(__name__)
 
 # Room for a full prompt written entirely in \\uXXXX escapes, and not much more.
 MAX_FRAME_CHARS = max(4096, settings.PROMPT_MAX_CHARS * 6 + 256)
-RESTRICTION_RECHECK_S = 5.0  # a ban reaches an open socket within this; saves a query per vote
+# Restrictions are read at connect, again when moderation announces one to this viewer, and at least this
+# often (timeouts run out, bans are lifted); never once per vote.
+RESTRICTION_RECHECK_S = 30.0
+# Votes may use a round id this process read this recently; a vote that finds it closed looks again.
+CURRENT_ROUND_CACHE_S = 0.5
 RESYNCS_PER_WINDOW = 5  # a snapshot costs a few queries: enough for a reconnecting page, not a loop
 Frame = dict[str, Any]
 
@@ -60,28 +65,39 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Frame:
 
 class LiveConsumer(AsyncWebsocketConsumer):
     groups: list[str] = []
+    tally_busy = False  # set by the fan-out while a tally is being written to this socket
     viewer: Viewer
     ip: str
 
     async def connect(self) -> None:
         client = self.scope.get("client") or ["unknown"]
         self.ip = str(client[0])
-        self.viewer = await database_sync_to_async(services.viewer_for_socket)(
+        self.viewer, self._restriction = await database_sync_to_async(services.identify)(
             self.scope.get("session"), self.scope.get("user"), self.ip if client[0] else None
         )
-        self._restriction: VotingError | None = None
-        self._restriction_checked_at = float("-inf")
+        self._restriction_checked_at = time.monotonic()
         self.groups = [events.VIEWERS, events.viewer_group(self.viewer.key)]
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
+        await fanout().join(self)
         await self.accept()
         await self.send_json(await build_snapshot(self.viewer))
+
+    async def disconnect(self, code: int) -> None:
+        fanout().leave(self)
 
     async def send_json(self, frame: Frame) -> None:
         await self.send(text_data=json.dumps(frame))
 
     async def event_forward(self, message: dict[str, Any]) -> None:
-        await self.send_json(message["event"])
+        if message["event"].get("code") == "banned":  # a moderator just restricted this viewer
+            self._restriction_checked_at = float("-inf")
+        try:
+            await self.send_json(message["event"])
+        except RuntimeError:
+            # The viewer left while a broadcast was queued for it (the server refuses sends after close);
+            # the disconnect that follows cleans up.
+            log.debug("dropped a broadcast to a closed socket")
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -120,11 +136,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
         prompt_id = frame.get("prompt_id")
         if not isinstance(prompt_id, int) or isinstance(prompt_id, bool) or prompt_id < 1:
             raise VotingError("invalid", "A vote needs 'prompt_id', a candidate's id.")
-        await self.check_allowed("vote")
-        round_id = await tally.acurrent_round_id()
-        if round_id is None or frame.get("round_id", round_id) != round_id:
-            raise VotingError("round_closed", "That round has closed; vote in the open one.")
-        outcome = await tally.cast_vote(round_id, self.viewer.key, prompt_id)
+        await self.check_restriction()
+        round_id = await tally.acurrent_round_id(max_age_s=CURRENT_ROUND_CACHE_S)
+        outcome = await self.cast(round_id, prompt_id, frame)
+        if outcome == "round_closed":  # perhaps only our cached round: look again, once
+            round_id = await tally.acurrent_round_id()
+            outcome = await self.cast(round_id, prompt_id, frame)
+        if outcome.startswith("wait:"):
+            wait = int(outcome.split(":")[1])
+            raise VotingError("rate_limited", f"Slow down: try again in {wait} s.", wait)
         if outcome == "round_closed":
             raise VotingError("round_closed", "This round has closed; the next one opens in a moment.")
         if outcome == "unknown_prompt":
@@ -133,22 +153,32 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 raise VotingError("wrong_round", "That prompt belongs to another round.")
             raise VotingError("unknown_prompt", "That prompt is not a candidate in this round.")
         await self.send_json({"type": "voted", "round_id": round_id, "prompt_id": prompt_id})
-        if settings.TALLY_BROADCAST == "per_vote" and outcome != "unchanged":
+        if settings.TALLY_BROADCAST == "per_vote" and outcome != "unchanged" and round_id:
             event = await tally.anext_tally(round_id, force=True)
             if event:
-                await events.apublish(events.VIEWERS, event)
+                await events.apublish(TALLIES, event)
+
+    async def cast(self, round_id: int | None, prompt_id: int, frame: Frame) -> str:
+        if round_id is None or frame.get("round_id", round_id) != round_id:
+            return "round_closed"
+        per_viewer, per_ip = limits_for("vote")
+        limits = tally.VoteLimits(per_viewer, per_ip, settings.RATE_WINDOW_SECONDS)
+        return await tally.cast_vote(round_id, self.viewer.key, prompt_id, self.ip, limits)
 
     async def on_resync(self, frame: Frame) -> None:
         await self.check_allowed("resync")
         await self.send_json(await build_snapshot(self.viewer))
 
-    async def check_allowed(self, action: str) -> None:
-        """Bans and timeouts first, then the rate limits of this viewer and this IP."""
+    async def check_restriction(self) -> None:
         if time.monotonic() - self._restriction_checked_at > RESTRICTION_RECHECK_S:
             self._restriction = await database_sync_to_async(services.restriction_for)(self.viewer)
             self._restriction_checked_at = time.monotonic()
         if self._restriction is not None:
             raise self._restriction
+
+    async def check_allowed(self, action: str) -> None:
+        """Bans and timeouts first, then the rate limits of this viewer and this IP (votes: see cast)."""
+        await self.check_restriction()
         per_viewer, per_ip = limits_for(action)
         keys = [
             f"yolive:{{limits}}:{action}:viewer:{self.viewer.key}",

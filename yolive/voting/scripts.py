@@ -7,9 +7,22 @@ most MAX_CANDIDATES candidates.
 
 from __future__ import annotations
 
-# KEYS: meta, texts, votes, tally. ARGV: viewer key, prompt id.
-# One vote per viewer per round; voting again for another candidate moves the vote (-1 there, +1 here).
+# KEYS: meta, texts, votes, tally, the viewer's and the IP's vote counters (in the round's hash tag).
+# ARGV: viewer key, prompt id, viewer limit, IP limit, window seconds.
+# Rate limits, then one vote per viewer per round; voting again for another candidate moves the vote
+# (-1 there, +1 here). One round trip per vote: this is the hot path of the whole channel.
 CAST_VOTE = """
+for i = 5, 6 do
+  local used = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if used >= tonumber(ARGV[i - 2]) then
+    local ttl = redis.call('TTL', KEYS[i])
+    if ttl < 1 then ttl = 1 end
+    return 'wait:' .. ttl
+  end
+end
+for i = 5, 6 do
+  if redis.call('INCR', KEYS[i]) == 1 then redis.call('EXPIRE', KEYS[i], tonumber(ARGV[5])) end
+end
 if redis.call('HGET', KEYS[1], 'state') ~= 'open' then return 'round_closed' end
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 0 then return 'unknown_prompt' end
 local previous = redis.call('HGET', KEYS[3], ARGV[1])

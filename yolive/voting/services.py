@@ -58,6 +58,12 @@ def viewer_for_socket(session: Any, user: Any, ip: str | None) -> Viewer:
     return viewer
 
 
+def identify(session: Any, user: Any, ip: str | None) -> tuple[Viewer, VotingError | None]:
+    """The socket's Viewer and the restriction in force for it, in one trip to the database."""
+    viewer = viewer_for_socket(session, user, ip)
+    return viewer, restriction_for(viewer)
+
+
 def restriction_for(viewer: Viewer) -> VotingError | None:
     """The `banned` error for a timed-out or banned viewer, else None. The one place bans reach voting."""
     from yolive.moderation import bans

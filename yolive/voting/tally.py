@@ -103,6 +103,11 @@ def async_client() -> aredis.Redis:
     return client
 
 
+_current_cache: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[float, int | None]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 # --- the conductor's side -----------------------------------------------------------------------------
 
 
@@ -180,9 +185,16 @@ def current_round_id() -> int | None:
     return int(value) if value else None
 
 
-async def acurrent_round_id() -> int | None:
+async def acurrent_round_id(max_age_s: float = 0.0) -> int | None:
+    """The open round's id; with max_age_s, a value this process read that recently will do."""
+    loop = asyncio.get_running_loop()
+    cached = _current_cache.get(loop)
+    if cached is not None and loop.time() - cached[0] <= max_age_s:
+        return cached[1]
     value = await async_client().get(CURRENT_ROUND_KEY)
-    return int(value) if value else None
+    round_id = int(value) if value else None
+    _current_cache[loop] = (loop.time(), round_id)
+    return round_id
 
 
 def add_candidate(round_id: int, prompt_id: int, text: str) -> str:
@@ -194,10 +206,19 @@ def add_candidate(round_id: int, prompt_id: int, text: str) -> str:
     return outcome
 
 
-async def cast_vote(round_id: int, viewer_key: str, prompt_id: int) -> str:
-    """'cast', 'moved', 'unchanged', 'unknown_prompt' or 'round_closed'."""
+@dataclass(frozen=True)
+class VoteLimits:
+    per_viewer: int
+    per_ip: int
+    window_s: int
+
+
+async def cast_vote(round_id: int, viewer_key: str, prompt_id: int, ip: str, limits: VoteLimits) -> str:
+    """'cast', 'moved', 'unchanged', 'unknown_prompt', 'round_closed', or 'wait:<seconds>' (rate limited)."""
     keys = RoundKeys(round_id)
-    outcome: str = await arun_script(async_client(), scripts.CAST_VOTE, keys.all(), [viewer_key, prompt_id])
+    counters = [f"{keys.tag}:limit:viewer:{viewer_key}", f"{keys.tag}:limit:ip:{ip}"]
+    args = [viewer_key, prompt_id, limits.per_viewer, limits.per_ip, limits.window_s]
+    outcome: str = await arun_script(async_client(), scripts.CAST_VOTE, [*keys.all(), *counters], args)
     return outcome
 
 
