@@ -1,11 +1,13 @@
 """Redis restarting mid-round loses at most the open round's votes; sockets and the conductor carry on."""
 
 import threading
+import time
 
 import pytest
 from channels.db import database_sync_to_async
 
 from tests.voting.conftest import submit
+from yolive.voting import tally
 from yolive.voting.conductor import Conductor
 from yolive.voting.models import Round
 
@@ -37,16 +39,21 @@ def conductor():
 
 @database_sync_to_async
 def the_open_round() -> Round:
-    return Round.objects.get(state=Round.State.OPEN)
+    """The round the conductor opened, once Redis has it too (waits for the conductor's first pass)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        rnd = Round.objects.filter(state=Round.State.OPEN).first()
+        if rnd is not None and tally.round_state(rnd.pk) == "open":
+            return rnd
+        time.sleep(0.05)
+    raise AssertionError("the conductor opened no round")
 
 
 async def test_a_viewer_socket_and_the_conductor_survive_a_redis_restart(
     layer_on_private_redis, conductor, make_viewer
 ):
-    alice = await make_viewer()
-    if alice.snapshot["round"] is None:
-        await alice.until("round_opened")
     rnd = await the_open_round()
+    alice = await make_viewer()
     kite = await submit(alice, "a red kite over the dunes")
     assert (await alice.ask({"type": "vote", "prompt_id": kite["id"]}))["type"] == "voted"
 

@@ -2,8 +2,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from tests.voting.conftest import open_round, submit
-from yolive.moderation.bans import restrict
-from yolive.voting.models import Viewer
+from tests.voting.test_identity import new_session
+from yolive.moderation.actions import restrict_viewer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,12 +54,30 @@ async def test_a_timed_out_viewer_can_neither_submit_nor_vote(make_viewer):
     bob = await make_viewer()
     kite = await submit(bob, "a red kite over the dunes")
     alice = await make_viewer()
-    viewer = await database_sync_to_async(Viewer.objects.get)(key=alice.key)
-    await database_sync_to_async(restrict)(viewer, "spamming the ballot", 600)
+    await database_sync_to_async(restrict_viewer)(alice.key, None, "spamming the ballot", 600)
+    notice = await alice.until("error")  # moderation tells the viewer's open sockets at once
 
     vote = await alice.ask({"type": "vote", "prompt_id": kite["id"]})
     sub = await alice.ask({"type": "submit", "text": "let me in"}, ("submitted", "error"))
 
-    assert vote["code"] == sub["code"] == "banned"
+    assert notice["code"] == vote["code"] == sub["code"] == "banned"
     assert "spamming the ballot" in vote["message"]
     assert 590 <= vote["retry_after"] <= 600
+
+
+async def test_a_viewer_banned_before_connecting_is_refused_from_the_first_frame(make_viewer):
+    await open_round()
+    session = await new_session()
+    cookie = [(b"cookie", f"sessionid={session.session_key}".encode())]
+    bob = await make_viewer(headers=cookie)
+    kite = await submit(bob, "a red kite over the dunes")
+    await database_sync_to_async(restrict_viewer)(bob.key, None, "ban evasion", None)
+
+    returning = await make_viewer(headers=cookie)
+    reply = await returning.ask({"type": "vote", "prompt_id": kite["id"]})
+
+    assert returning.key == bob.key
+    assert reply["code"] == "banned"
+    assert "retry_after" not in reply, "a ban has no end"
+    other = await make_viewer()
+    assert (await other.ask({"type": "vote", "prompt_id": kite["id"]}))["type"] == "voted"
