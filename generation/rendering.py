@@ -105,6 +105,12 @@ def render_clip(clip_id: int) -> str:
         return "done"
     if frames_path(clip.id).exists() and frames_shape(frames_path(clip.id)) == _expected_shape(clip):
         return _adopt(clip)
+    # Skipped before it started: nothing to stop, nothing to render.
+    queued = Clip.objects.filter(id=clip.id, status=Clip.Status.QUEUED)
+    if clip.skip_requested and queued.update(status=Clip.Status.SKIPPED):
+        clip.refresh_from_db()
+        announce(clip)
+        return "skipped"
     if not claim(clip):
         return "busy"
     clip.refresh_from_db()

@@ -143,6 +143,12 @@ GENERATION_FBC_THRESHOLD = env_float("GENERATION_FBC_THRESHOLD", 0.0, minimum=0.
 # Condition each clip on the last frames of the previous round's clip (8k+1 frames: 1 = its last frame).
 GENERATION_CONTINUITY = env_bool("GENERATION_CONTINUITY", True)
 GENERATION_CONTINUITY_FRAMES = env_int("GENERATION_CONTINUITY_FRAMES", 9, minimum=1, maximum=33)
+if (GENERATION_CONTINUITY_FRAMES - 1) % 8:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(
+        f"GENERATION_CONTINUITY_FRAMES={GENERATION_CONTINUITY_FRAMES} is not 8k+1 (1, 9, 17, 25 or 33)"
+    )
 GENERATION_TORCH_THREADS = env_int("GENERATION_TORCH_THREADS", 0, minimum=0)  # 0 = torch's default
 HLS_SEGMENT_SECONDS = 2  # every clip boundary is a segment boundary, so clips must be a multiple of this
 CLIP_SECONDS = env_int("CLIP_SECONDS", 10, minimum=HLS_SEGMENT_SECONDS, maximum=60)

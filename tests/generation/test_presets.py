@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -11,6 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from generation.engine import CacheSettings, Renderer
 from generation.presets import get_preset, ltx, tiny
+from tests.conftest import ROOT, subprocess_env
 from tests.generation.conftest import FRAMES, SIZE, request
 
 
@@ -76,3 +79,16 @@ def test_the_ltx_recipe_renders_through_a_real_ltx_vae_with_continuity():
     assert np.array_equal(first.frames, again.frames)  # the decode noise is seeded too
     assert continued.frames.shape == first.frames.shape
     assert first.cache_stats["steps"] == 8 and first.cache_stats["kv_projected"] == 2
+
+
+def test_continuity_frames_that_are_not_8k_plus_1_stop_start_up_with_the_setting_named():
+    done = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        cwd=ROOT,
+        env=subprocess_env(GENERATION_CONTINUITY_FRAMES="4"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0
+    assert "GENERATION_CONTINUITY_FRAMES=4 is not 8k+1" in done.stderr

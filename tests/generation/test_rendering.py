@@ -131,15 +131,31 @@ def test_a_render_claimed_by_a_dead_worker_is_taken_over(worker_renderer):
     assert rendering.render_clip(clip.id) == "ready"
 
 
-def test_a_moderator_skip_stops_the_render_and_marks_the_clip_skipped(worker_renderer, published):
+def test_a_moderator_skip_during_the_render_stops_it_within_one_step(worker_renderer, published):
     clip = make_clip(1)
-    Clip.objects.filter(id=clip.id).update(skip_requested=True)
+    calls = []
+
+    def moderator_clicks_skip(*_):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 2:  # during the second denoising step
+            Clip.objects.filter(id=clip.id).update(skip_requested=True)
+
+    worker_renderer.pipe.transformer.register_forward_pre_hook(moderator_clicks_skip)
     assert rendering.render_clip(clip.id) == "skipped"
     clip.refresh_from_db()
     assert clip.status == Clip.Status.SKIPPED and not clip.frames_path
     assert not frames_path(clip.id).exists()
+    assert len(calls) == 2  # no transformer call after the step in which the skip came
     statuses = [e["status"] for e in clip_events(published, clip.id)]
-    assert statuses[-1] == "skipped" and len(statuses) == 3  # rendering, one step, skipped
+    assert statuses == ["rendering", "rendering", "rendering", "skipped"]
+
+
+def test_a_clip_skipped_before_its_render_is_never_rendered(worker_renderer, published):
+    clip = make_clip(1, skip_requested=True)
+    assert rendering.render_clip(clip.id) == "skipped"
+    clip.refresh_from_db()
+    assert clip.status == Clip.Status.SKIPPED and not frames_path(clip.id).exists()
+    assert [e["status"] for e in clip_events(published, clip.id)] == ["skipped"]
 
 
 def test_out_of_memory_at_every_level_fails_the_clip_counts_it_and_drops_the_model(worker_renderer):
