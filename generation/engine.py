@@ -78,6 +78,8 @@ class RenderResult:
 class OutOfMemoryGiveUp(RuntimeError):
     """Every out-of-memory level failed: give the clip up and restart the worker process."""
 
+    levels = [1, 2, 3]
+
 
 def rendered_frames(num_frames: int, lead: int) -> int:
     """Frames the pipeline renders so that `num_frames` follow the `lead` conditioning (or first) frames."""

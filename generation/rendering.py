@@ -171,8 +171,9 @@ def _render(clip: Clip) -> str:
     try:
         result = get_renderer().render(request, on_step)
     except OutOfMemoryGiveUp as exc:
+        for level in exc.levels:
+            _count_oom(level)
         _finish(clip, Clip.Status.FAILED, error=str(exc))
-        _count_oom(3)
         from generation.recovery import restart_worker_process
 
         restart_worker_process()

@@ -27,27 +27,40 @@ RENDER_TIMEOUT_S = 240  # a cold pool process imports torch and builds the model
 STREAM = {"width": 512, "height": 288, "fps": 24}
 
 
-@pytest.fixture
-def worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
-    log = (tmp_path / "worker.log").open("wb")
+def start_worker(log: Path, *launcher: str) -> subprocess.Popen[bytes]:
     env = subprocess_env(
         DATABASE_URL=f"sqlite:///{connection.settings_dict['NAME']}",
         GENERATION_TORCH_THREADS="1",
         CLIP_SECONDS="10",
     )
-    command = [str(ROOT / ".venv/bin/celery"), "-A", "yolive", "worker", "--queues", "gpu"]
-    command += ["--pool", "prefork", "--concurrency", "1", "--hostname", "generation-test@%h"]
-    command += ["--loglevel", "INFO"]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    yield process
+    command = [*launcher, "-A", "yolive", "worker", "--queues", "gpu", "--pool", "prefork"]
+    command += ["--concurrency", "1", "--hostname", "generation-test@%h", "--loglevel", "INFO"]
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+
+
+def stop_worker(process: subprocess.Popen[bytes], log: Path) -> None:
     process.send_signal(signal.SIGTERM)
     try:
         process.wait(timeout=60)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
-    log.close()
-    print((tmp_path / "worker.log").read_text()[-3000:])
+    print(log.read_text()[-3000:])
+
+
+@pytest.fixture
+def worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    process = start_worker(tmp_path / "worker.log", str(ROOT / ".venv/bin/celery"))
+    yield process
+    stop_worker(process, tmp_path / "worker.log")
+
+
+@pytest.fixture
+def out_of_memory_worker(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
+    log = tmp_path / "worker.log"
+    process = start_worker(log, str(ROOT / ".venv/bin/python"), "-m", "tests.generation.oom_worker")
+    yield process, log
+    stop_worker(process, log)
 
 
 def send(clip: Clip) -> None:
@@ -100,3 +113,24 @@ def test_a_real_worker_renders_clips_and_a_lost_pool_process_leaves_one_copy(wor
     time.sleep(3)
     assert os.stat(second.frames_path).st_mtime_ns == written
     assert Clip.objects.filter(status=Clip.Status.READY).count() == 2
+
+
+def test_a_worker_out_of_memory_at_every_level_gives_the_clip_up_and_replaces_its_pool_process(
+    out_of_memory_worker,
+):
+    worker, log = out_of_memory_worker
+    for number in (1, 2):
+        clip = make_clip(number, f"clip number {number}", **STREAM)
+        send(clip)
+        clip = wait_for(clip, worker, lambda c: c.status == Clip.Status.FAILED)
+        assert "out of memory" in clip.error and not frames_path(clip.id).exists()
+    oom = get_redis().hgetall(f"{settings.CHANNEL_PREFIX}:generation:oom")
+    assert oom == {"level1": "2", "level2": "2", "level3": "2"}
+    exits = "raised error: WorkerLostError('Worker exited prematurely: exitcode 1.')"
+    deadline = time.monotonic() + 30
+    while log.read_text().count(exits) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert log.read_text().count(exits) == 2  # the pool process left after each clip; a fresh one took over
+    time.sleep(2)  # the requeued deliveries of the given-up clips are no-ops
+    assert Clip.objects.filter(status=Clip.Status.FAILED).count() == 2
+    assert worker.poll() is None
