@@ -6,7 +6,8 @@ picture, so conditioning a clip on the previous clip's frames would carry nothin
 the LTX latent layout and compression ratios (8 frames and 32x32 pixels per latent, causal first frame) so the
 real LTXConditionPipeline runs unchanged, but:
 
-- encode = average-pool to the latent grid, then mix RGB into the latent channels with a fixed random matrix;
+- encode = every 8th frame, average-pooled to the latent grid, its RGB mixed into the latent channels with a
+  fixed random matrix;
 - decode = the transpose of that mix, then smooth (trilinear / bicubic) upsampling.
 
 So decode(encode(video)) is a smoothed copy of the video, random latents decode to soft colour fields, and
@@ -54,15 +55,14 @@ class SmoothVideoVAE(ModelMixin, ConfigMixin):  # type: ignore[misc]
         self.colour_gain = colour_gain
 
     def encode(self, video: torch.Tensor, return_dict: bool = True) -> SmoothEncoding:
-        """(B, 3, 8k+1, H, W) in [-1, 1] -> (B, C, k+1, H/32, W/32), first frame on its own (causal)."""
-        ratio_t = self.temporal_compression_ratio
-        first = video[:, :, :1]
-        rest = video[:, :, 1:]
-        if rest.shape[2]:
-            rest = F.avg_pool3d(rest, kernel_size=(ratio_t, 1, 1), stride=(ratio_t, 1, 1))
-        pooled = torch.cat([first, rest], dim=2)
+        """(B, 3, 8k+1, H, W) in [-1, 1] -> (B, C, k+1, H/32, W/32).
+
+        Latent k is frame 8k itself, where decode puts it back: so the last conditioning frame comes back
+        as itself (spatially smoothed), and a continued clip starts where the previous one ended.
+        """
+        keyframes = video[:, :, :: self.temporal_compression_ratio]
         ratio = self.spatial_compression_ratio
-        pooled = F.avg_pool3d(pooled, kernel_size=(1, ratio, ratio), stride=(1, ratio, ratio))
+        pooled = F.avg_pool3d(keyframes, kernel_size=(1, ratio, ratio), stride=(1, ratio, ratio))
         mix = self.mix.to(pooled.dtype)
         latents = torch.einsum("bcfhw,lc->blfhw", pooled, mix) / self.colour_gain
         return SmoothEncoding(latents=latents)
