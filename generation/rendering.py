@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 from typing import Any, cast
 
 from django.conf import settings
@@ -119,7 +120,8 @@ def render_clip(clip_id: int) -> str:
     try:
         return _render(clip)
     finally:
-        get_redis().delete(_claim_key(clip.id))
+        if get_redis().get(_claim_key(clip.id)) == owner():  # not one another worker has taken over since
+            get_redis().delete(_claim_key(clip.id))
 
 
 def _expected_shape(clip: Clip) -> tuple[int, ...]:
@@ -138,7 +140,7 @@ def _adopt(clip: Clip) -> str:
         num_frames=count,
         width=width,
         height=height,
-        fps=settings.VIDEO_FPS,
+        fps=clip.fps or settings.VIDEO_FPS,
         progress=1.0,
         ready_at=timezone.now(),
     )
@@ -187,9 +189,16 @@ def _render(clip: Clip) -> str:
     if result.interrupted or result.frames is None:
         _finish(clip, Clip.Status.SKIPPED, timings=result.timings, cache_stats=result.cache_stats)
         return "skipped"
+    started = time.perf_counter()
     path = store_frames(clip.id, result.frames)
+    storing = time.perf_counter() - started
     count, height, width, _ = result.frames.shape
-    timings = {"queue_wait": round(queue_wait, 4), **result.timings}
+    timings = {
+        "queue_wait": round(queue_wait, 4),
+        **result.timings,
+        "storing": round(storing, 4),
+        "total": round(result.timings["total"] + storing, 4),  # the worker's time on the clip, all in
+    }
     cache_stats = {
         **result.cache_stats,
         "continuity": request.condition is not None,
