@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 
@@ -11,7 +12,8 @@ from diffusers.hooks import TaylorSeerCacheConfig
 
 from generation import step_cache
 from generation.embeddings import PromptEmbeddingCache
-from generation.engine import CacheSettings
+from generation.engine import CacheSettings, Renderer
+from generation.presets import get_preset
 from generation.step_cache import StepCacheError, enable_step_cache, hooked_modules
 from tests.conftest import ROOT, subprocess_env
 from tests.generation.conftest import NO_CACHES, psnr, request
@@ -116,3 +118,18 @@ def test_the_embedding_cache_changes_nothing_in_the_output(make_renderer):
     hit = renderer.render(request())
     assert not miss.cache_stats["embedding_hit"] and hit.cache_stats["embedding_hit"]
     assert np.array_equal(miss.frames, hit.frames)
+
+
+def test_with_guidance_the_negative_prompt_is_encoded_once_and_the_kv_cache_stays_exact():
+    preset = dataclasses.replace(get_preset("tiny"), guidance_scale=3.0, negative_prompt="blurry")
+    plain = Renderer(preset, preset.build(), NO_CACHES)
+    cached = Renderer(preset, preset.build(), CacheSettings(embeddings=8, text_kv=True, step="none"))
+    encodes = count_calls([cached.pipe.text_encoder])
+
+    expected = plain.render(request()).frames
+    first = cached.render(request())
+    second = cached.render(request(prompt="a different prompt"))
+
+    assert encodes[0] == 3  # the negative once, then each prompt once
+    assert np.array_equal(first.frames, expected)
+    assert second.cache_stats["kv_projected"] == len(cached.pipe.transformer.transformer_blocks)
