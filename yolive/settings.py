@@ -149,7 +149,9 @@ if (GENERATION_CONTINUITY_FRAMES - 1) % 8:
     raise ImproperlyConfigured(
         f"GENERATION_CONTINUITY_FRAMES={GENERATION_CONTINUITY_FRAMES} is not 8k+1 (1, 9, 17, 25 or 33)"
     )
-GENERATION_TORCH_THREADS = env_int("GENERATION_TORCH_THREADS", 0, minimum=0)  # 0 = torch's default
+# One CPU thread for torch by default: beside the broadcaster's ffmpeg and the web process on a small machine,
+# two OpenMP threads spin against them and a tiny render swung from 0.4 s to 9 s (docs/benchmarks.md).
+GENERATION_TORCH_THREADS = env_int("GENERATION_TORCH_THREADS", 1, minimum=0)  # 0 = torch's default
 HLS_SEGMENT_SECONDS = 2  # every clip boundary is a segment boundary, so clips must be a multiple of this
 CLIP_SECONDS = env_int("CLIP_SECONDS", 10, minimum=HLS_SEGMENT_SECONDS, maximum=60)
 if CLIP_SECONDS % HLS_SEGMENT_SECONDS:
