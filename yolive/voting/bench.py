@@ -78,11 +78,14 @@ class Sandbox:
         subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], cwd=ROOT, env=self.env, check=True)
         self._spawn([*manage, "conduct"])
 
-    def start_web(self, broadcast: str) -> None:
+    def start_web(self, broadcast: str, deflate: bool = False) -> None:
         self.stop_web()
         self.web_port = free_port()
         env = dict(self.env, TALLY_BROADCAST=broadcast)
+        # As the Procfile runs it: compressing every tally for every socket would cost more CPU than the
+        # whole vote path (measured: docs/benchmarks.md).
         uvicorn = [sys.executable, "-m", "uvicorn", "yolive.asgi:application", "--ws", "websockets"]
+        uvicorn += ["--ws-per-message-deflate", "true" if deflate else "false"]
         where = [
             "--host",
             "127.0.0.1",
@@ -186,6 +189,7 @@ def main() -> None:
     parser.add_argument("--levels", default="1000,2000", help="viewer counts; each votes once a second")
     parser.add_argument("--seconds", type=float, default=15.0, help="measured seconds per level")
     parser.add_argument("--compare-viewers", type=int, default=200, help="viewers for tick vs per-vote")
+    parser.add_argument("--deflate", action="store_true", help="let sockets negotiate permessage-deflate")
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",") if n]
     sandbox = Sandbox()
@@ -193,15 +197,16 @@ def main() -> None:
         sandbox.start()
         seeded = seed_candidates(sandbox.env)
         started = time.monotonic()
-        print(f"load: one asyncio process, {PROBES} probe clients; web: one uvicorn process\n", flush=True)
+        deflate = "on" if args.deflate else "off"
+        print(f"load: one asyncio process, {PROBES} probes; web: one uvicorn process, deflate {deflate}\n")
         print("Coalesced ticks (TALLY_BROADCAST=tick):\n" + HEADER, flush=True)
-        sandbox.start_web("tick")
+        sandbox.start_web("tick", args.deflate)
         for viewers in levels:
             level(sandbox, viewers, float(viewers), args.seconds, seeded)
         small = args.compare_viewers
         tick = level(sandbox, small, float(small), args.seconds * 2 / 3, seeded)
         print("\nOne broadcast per vote (TALLY_BROADCAST=per_vote), same load as the last row:\n" + HEADER)
-        sandbox.start_web("per_vote")
+        sandbox.start_web("per_vote", args.deflate)
         per_vote = level(sandbox, small, float(small), args.seconds * 2 / 3, seeded)
         print(comparison(tick, per_vote))
         print(f"\n(took {time.monotonic() - started:.0f} s)")
