@@ -68,6 +68,10 @@ class Sandbox:
         self.redis_port = free_port()
         self.env = sandbox_env(self.workdir, self.redis_port)
         self.processes: list[subprocess.Popen[bytes]] = []
+        # The servers' own logs (an overloaded web process logs every frame it could not serve).
+        self.log_path = ROOT / "var" / "bench-voting.log"
+        self.log_path.parent.mkdir(exist_ok=True)
+        self.log = self.log_path.open("w")
         self.web: subprocess.Popen[bytes] | None = None
         self.web_port = 0
 
@@ -111,7 +115,7 @@ class Sandbox:
             self.web = None
 
     def _spawn(self, cmd: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-        process = subprocess.Popen(cmd, cwd=ROOT, env=env or self.env, stdout=subprocess.DEVNULL)
+        process = subprocess.Popen(cmd, cwd=ROOT, env=env or self.env, stdout=self.log, stderr=self.log)
         self.processes.append(process)
         return process
 
@@ -129,6 +133,7 @@ class Sandbox:
         for process in reversed(self.processes):
             self._stop(process)
         shutil.rmtree(self.workdir, ignore_errors=True)
+        self.log.close()
 
 
 def seed_candidates(env: dict[str, str]) -> tuple[list[int], list[tuple[int, int]]]:
@@ -169,14 +174,15 @@ def level(sandbox: Sandbox, viewers: int, rate: float, seconds: float, seeded: A
 
 
 HEADER = (
-    "| viewers | offered votes/s | accepted votes/s | vote-to-tally p50 | p99 | samples (misses) | "
-    "tallies/s per client | web CPU |\n|---|---|---|---|---|---|---|---|"
+    "| viewers | offered votes/s | accepted votes/s | refused | vote-to-tally p50 | p99 | samples (misses) | "
+    "tallies/s per client | web CPU |\n|---|---|---|---|---|---|---|---|---|"
 )
 
 
 def row(r: dict[str, Any]) -> str:
     return (
         f"| {r['viewers']} | {r['offered_votes_per_s']:.0f} | {r['accepted_votes_per_s']:.0f} | "
+        f"{r['refused']} | "
         f"{r['delay_p50_ms']:.0f} ms | {r['delay_p99_ms']:.0f} ms | {r['delay_samples']} ({r['misses']}) | "
         f"{r['tallies_per_probe_per_s']:.1f} | {r['web_cpu_percent']:.0f} % |"
     )
@@ -209,7 +215,7 @@ def main() -> None:
         sandbox.start_web("per_vote", args.deflate)
         per_vote = level(sandbox, small, float(small), args.seconds * 2 / 3, seeded)
         print(comparison(tick, per_vote))
-        print(f"\n(took {time.monotonic() - started:.0f} s)")
+        print(f"\n(took {time.monotonic() - started:.0f} s; server logs in {sandbox.log_path})")
     finally:
         sandbox.close()
 
