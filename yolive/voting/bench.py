@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -199,6 +200,8 @@ def main() -> None:
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",") if n]
     sandbox = Sandbox()
+    # A stopped benchmark (Ctrl-C, `timeout`) still stops the servers it started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         sandbox.start()
         seeded = seed_candidates(sandbox.env)

@@ -23,7 +23,7 @@ from yolive.voting import scripts
 
 CURRENT_ROUND_KEY = "yolive:round:current"
 MAX_CANDIDATES = 50  # a round's candidates travel in every tally; beyond this, a ballot stops being readable
-ASYNC_POOL_SIZE = 32  # Redis connections per web process for votes, limits and snapshots
+ASYNC_POOL_SIZE = 256  # Redis connections per web process; beyond this a burst waits for a free one
 CLOSED_ROUND_TTL_S = 3600  # the database holds closed rounds; Redis keeps their keys only for late readers
 
 
@@ -84,8 +84,8 @@ _async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aredis.Redi
 def async_client() -> aredis.Redis:
     """One async client per event loop (an async pool cannot be shared between loops).
 
-    A blocking pool: a burst of votes waits briefly for one of a few connections instead of opening one
-    per vote (Redis runs commands one at a time anyway).
+    A blocking pool with a cap: enough connections that votes never queue behind a busy event loop (at 32
+    they did, and timed out under load: docs/benchmarks.md), a bound so a flood cannot exhaust Redis.
     """
     loop = asyncio.get_running_loop()
     client = _async_clients.get(loop)
