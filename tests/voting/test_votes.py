@@ -1,9 +1,12 @@
 import asyncio
 
 import pytest
+from channels.db import database_sync_to_async
 
 from tests.voting.conftest import open_round, submit, tick
+from yolive.moderation.actions import approve_prompt
 from yolive.voting import tally
+from yolive.voting.models import Prompt
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -82,3 +85,18 @@ async def test_a_vote_after_the_close_is_refused_and_changes_nothing(make_viewer
 
     assert reply["code"] == "round_closed"
     assert (await asyncio.to_thread(tally.close_round, rnd.pk)).total == 0
+
+
+async def test_a_prompt_a_moderator_approves_joins_the_open_ballot(make_viewer):
+    rnd = await open_round()
+    alice = await make_viewer()
+    held = await database_sync_to_async(Prompt.objects.create)(
+        text="a storm over the harbour", normalized_text="a storm over the harbour", round=rnd, status="held"
+    )
+    assert (await alice.ask({"type": "vote", "prompt_id": held.pk}))["code"] == "unknown_prompt"
+
+    await database_sync_to_async(approve_prompt)(held.pk, None)
+
+    assert (await alice.until("candidate"))["prompt"]["id"] == held.pk
+    assert (await alice.ask({"type": "vote", "prompt_id": held.pk}))["type"] == "voted"
+    assert (await tick(rnd.pk))["counts"] == {str(held.pk): 1}
