@@ -81,8 +81,12 @@ class LiveConsumer(AsyncWebsocketConsumer):
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         await fanout().join(self)
-        await self.accept()
-        await self.send_json(await build_snapshot(self.viewer))
+        try:
+            await self.accept()
+            await self.send_json(await build_snapshot(self.viewer))
+        except BaseException:
+            fanout().leave(self)  # a socket that never opened must not keep receiving tallies
+            raise
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels' own dispatch first closes stale database connections, a hop to the one sync thread for
