@@ -3,9 +3,11 @@ import base64
 import importlib
 import json
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from yolive.moderation import gate
 from yolive.moderation.models import BlockedTerm
@@ -159,3 +161,26 @@ def test_an_approved_prompt_waiting_for_a_round_joins_the_next_one():
 
     assert Prompt.objects.get(pk=waiting.pk).round_id == rnd.pk
     assert get_redis().hget(tally.RoundKeys(rnd.pk).texts, str(waiting.pk)) == "a glass city"
+
+
+def test_a_render_lost_from_the_broker_is_sent_again_and_a_hopeless_one_given_up():
+    rnd = rounds.open_round()
+    propose("a red kite")
+    rounds.close_round(rnd)
+    clip = Clip.objects.get(round=rnd)
+    get_redis().delete("gpu")  # what a Redis restart does to a job no worker has taken yet
+
+    assert rounds.resend_lost_renders() == []  # too early: it may just be waiting its turn
+    assert queued_renders() == []
+
+    waited = timezone.now() - timedelta(seconds=rounds.RENDER_RESEND_AFTER_S + 1)
+    Clip.objects.filter(pk=clip.pk).update(created_at=waited)
+    assert rounds.resend_lost_renders() == [clip.pk]
+    assert queued_renders() == [("generation.tasks.render_clip", [clip.pk])]
+
+    hopeless = timezone.now() - timedelta(seconds=rounds.RENDER_GIVE_UP_AFTER_S + 1)
+    Clip.objects.filter(pk=clip.pk).update(created_at=hopeless)
+    assert rounds.resend_lost_renders() == []
+    clip.refresh_from_db()
+    assert clip.status == Clip.Status.FAILED
+    assert "not rendered within" in clip.error

@@ -31,6 +31,7 @@ MIN_PAUSE_S = 0.02  # never spin, even when a round ends right now
 # After Redis comes back empty, wait this long before reopening the round: web processes resubscribe to the
 # channel layer about once a second, and the pub/sub layer drops what is published before they do.
 RESTORE_GRACE_S = 2.5
+SWEEP_INTERVAL_S = 10.0  # how often the active conductor looks for renders that were lost
 
 
 class TallyTicker:
@@ -52,6 +53,7 @@ class Conductor:
         self.active = False
         self._last_beat = float("-inf")
         self._lost_since: float | None = None
+        self._last_sweep = float("-inf")
 
     def step(self) -> Round | None:
         """One pass as the active conductor: a round is open in the database and in Redis afterwards."""
@@ -77,6 +79,9 @@ class Conductor:
         if not self.active:
             return self.tick_period_s
         current = self.step()
+        if time.monotonic() - self._last_sweep >= SWEEP_INTERVAL_S:
+            rounds.resend_lost_renders()
+            self._last_sweep = time.monotonic()
         if current is None:
             return self.tick_period_s
         self.ticker.tick(current.pk)

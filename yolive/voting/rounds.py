@@ -30,6 +30,13 @@ log = logging.getLogger(__name__)
 RENDER_TASK = "generation.tasks.render_clip"  # queued by name: the conductor never imports torch
 # Used only when no house prompt passes the gate, so the channel still gets a story beat.
 LAST_RESORT_PROMPT = "A slow drift through soft clouds at sunrise, calm and quiet"
+# A render job lives only in Redis until a worker takes it: a Redis restart, or a send that failed after the
+# commit, loses it. The task claims its clip with a conditional update, so sending a waiting clip again is
+# always safe; a clip still waiting after this long is sent again.
+RENDER_RESEND_AFTER_S = 30
+# A clip still unrendered after this long would only air a story beat the crowd has moved past: give it up
+# (filler and later clips carry on).
+RENDER_GIVE_UP_AFTER_S = 300
 
 
 def open_round_now() -> Round | None:
@@ -189,9 +196,7 @@ def _announce_close(
         "total": total,
     }
     if clip is not None:
-        from yolive.celery import app
-
-        app.send_task(RENDER_TASK, args=[clip.pk], queue="gpu")
+        _send_render(clip.pk)
     _tell(events.VIEWERS, closed)
     _tell(events.MODERATORS, closed)
     if clip is None:
@@ -207,6 +212,35 @@ def _announce_close(
     _tell(events.VIEWERS, queued)
     _tell(events.MODERATORS, queued)
     log.info("closed %s: %r wins, %s votes in all", rnd, winner, total)
+
+
+def _send_render(clip_id: int) -> None:
+    from yolive.celery import app
+
+    app.send_task(RENDER_TASK, args=[clip_id], queue="gpu")
+
+
+def resend_lost_renders() -> list[int]:
+    """Send the render of every clip that has waited too long again, and give up the hopeless ones."""
+    now = timezone.now()
+    waiting = Clip.objects.filter(status=Clip.Status.QUEUED)
+    waiting.filter(created_at__lt=now - timedelta(seconds=RENDER_GIVE_UP_AFTER_S)).update(
+        status=Clip.Status.FAILED,
+        finished_at=now,
+        error=f"not rendered within {RENDER_GIVE_UP_AFTER_S} s of its round closing",
+    )
+    resent = list(
+        waiting.filter(created_at__lt=now - timedelta(seconds=RENDER_RESEND_AFTER_S)).values_list(
+            "pk", flat=True
+        )
+    )
+    for clip_id in resent:
+        _send_render(clip_id)
+    if resent:
+        log.warning(
+            "sent the renders of clips %s again: they waited over %s s", resent, RENDER_RESEND_AFTER_S
+        )
+    return resent
 
 
 def _tell(group: str, event: dict[str, Any]) -> None:
