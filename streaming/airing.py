@@ -22,8 +22,8 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from yolive.events import VIEWERS, publish
-from yolive.voting.models import Clip
+from yolive.events import VIEWERS, publish, viewer_group
+from yolive.voting.models import Clip, Prompt
 
 log = logging.getLogger(__name__)
 
@@ -141,10 +141,11 @@ def mark_on_air(clip_id: int) -> None:
     changed = Clip.objects.filter(id=clip_id, status=Clip.Status.READY).update(
         status=Clip.Status.ON_AIR, aired_at=now
     )
-    clip = Clip.objects.select_related("round", "prompt").get(id=clip_id)
+    clip = Clip.objects.select_related("round", "prompt__author").get(id=clip_id)
     if not changed:
         log.warning("clip %s aired while %s", clip_id, clip.status)
     publish(VIEWERS, clip_event(clip))
+    tell_author_it_aired(clip.prompt)
     publish(
         VIEWERS,
         {
@@ -155,6 +156,14 @@ def mark_on_air(clip_id: int) -> None:
             "at": iso(now),
         },
     )
+
+
+def tell_author_it_aired(prompt: Prompt) -> None:
+    """The author's own list shows the prompt as aired from the moment it reaches viewers."""
+    Prompt.objects.filter(id=prompt.id).update(status=Prompt.Status.AIRED)
+    if prompt.author is not None:
+        event = {"type": "prompt_status", "prompt_id": prompt.id, "status": "aired", "reason": ""}
+        publish(viewer_group(prompt.author.key), event)
 
 
 def mark_finished(clip_id: int, status: str) -> None:

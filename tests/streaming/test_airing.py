@@ -76,3 +76,34 @@ def test_on_shutdown_the_announcer_runs_what_is_left_in_order():
     announcer.drain()
     assert done == ["failed", "on air", "finish"]
     assert announcer.pending() == 0
+
+
+def test_a_clip_on_air_marks_its_prompt_aired_and_tells_its_author(tmp_path):
+    import asyncio
+
+    from asgiref.sync import async_to_sync, sync_to_async
+    from channels.layers import get_channel_layer
+
+    from yolive.events import viewer_group
+    from yolive.voting.models import Prompt, Viewer
+
+    clip = make_clip(tmp_path, 3, frames=2)
+    author = Viewer.objects.create()
+    Prompt.objects.filter(id=clip.prompt_id).update(author=author)
+
+    async def listen_while_airing() -> dict:
+        layer = get_channel_layer()
+        inbox = await layer.new_channel()
+        await layer.group_add(viewer_group(author.key), inbox)
+        await asyncio.sleep(0.2)  # the subscription is made asynchronously after the group join
+        await sync_to_async(airing.mark_on_air)(clip.id)
+        async with asyncio.timeout(5):
+            while True:
+                message = await layer.receive(inbox)
+                if message["event"]["type"] == "prompt_status":
+                    return message["event"]
+
+    event = async_to_sync(listen_while_airing)()
+
+    assert Prompt.objects.get(id=clip.prompt_id).status == Prompt.Status.AIRED
+    assert event == {"type": "prompt_status", "prompt_id": clip.prompt_id, "status": "aired", "reason": ""}
