@@ -171,6 +171,9 @@ def age_to(clip_number: int, young: int) -> None:
     """Write what a stream holds just before `clip_number`: aired clips, their archives, the live window."""
     hls_dir: Path = settings.HLS_DIR
     seed_segment = next(hls_dir.glob("archive/*/seg_*.ts"))
+    # The young stream's live segments (their numbers include its filler) make way for the aged window.
+    for leftover in hls_dir.glob("seg_*.ts"):
+        leftover.unlink()
     for number in range(young + 1, clip_number):
         clip = new_clip(number, Clip.Status.AIRED)
         parts = [(f"seg_{number * 5 + i:08d}.ts", 2.0) for i in range(5)]
