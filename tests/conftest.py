@@ -7,6 +7,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 import redis
@@ -101,8 +102,26 @@ def require(binary: str) -> str:
     return found
 
 
+def test_database_url() -> str:
+    """The database this test runs on (pytest-django's test database), as a DATABASE_URL."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    credentials = quote(db["USER"] or "") + (f":{quote(db['PASSWORD'])}" if db["PASSWORD"] else "")
+    return (
+        f"{connection.vendor}://{credentials}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    )
+
+
 def subprocess_env(**extra: str) -> dict[str, str]:
-    """The environment for processes a test starts: the same test settings as this process."""
-    env = dict(os.environ, DJANGO_SETTINGS_MODULE="tests.settings", PYTHONUNBUFFERED="1")
+    """The environment for processes a test starts: the same test settings and test database as this one."""
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="tests.settings",
+        PYTHONUNBUFFERED="1",
+        DATABASE_URL=test_database_url(),
+    )
     env.update(extra)
     return env

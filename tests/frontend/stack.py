@@ -61,6 +61,8 @@ class Stack:
         self.redis.start()
         self.env = subprocess_env(
             VAR_DIR=str(self.workdir),
+            # A channel of its own: its own database too, whatever database the suite runs on.
+            DATABASE_URL=f"sqlite:///{self.workdir / 'yolive.sqlite3'}",
             REDIS_URL=self.redis.url,
             CHANNEL_PREFIX=f"yolive-browser-{self.port}",
             ROUND_SECONDS=str(ROUND_SECONDS),

@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from generation.frames import frames_path
 from tests.conftest import ROOT, subprocess_env
@@ -29,7 +28,6 @@ STREAM = {"width": 512, "height": 288, "fps": 24}
 
 def start_worker(log: Path, *launcher: str) -> subprocess.Popen[bytes]:
     env = subprocess_env(
-        DATABASE_URL=f"sqlite:///{connection.settings_dict['NAME']}",
         GENERATION_TORCH_THREADS="1",
         CLIP_SECONDS="10",
     )

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import m3u8
 import pytest
-from django.db import connection
 
 from streaming.broadcaster import LIVE_WINDOW_SEGMENTS
 from tests.conftest import ROOT, subprocess_env
@@ -114,7 +113,6 @@ def ffmpeg_children(pid: int) -> list[int]:
 def test_manage_py_broadcast_beats_stops_cleanly_on_a_signal_and_a_new_one_goes_on(tmp_path, client):
     hls_dir = tmp_path / "hls"
     env = subprocess_env(
-        DATABASE_URL=f"sqlite:///{connection.settings_dict['NAME']}",
         HLS_DIR=str(hls_dir),
         VAR_DIR=str(tmp_path / "var"),
         CLIP_SECONDS="4",

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 
 from tests.conftest import ROOT, subprocess_env
@@ -62,7 +61,7 @@ def test_a_standby_conductor_waits_then_takes_over_when_the_lease_lapses():
 
 
 def conductor_process() -> subprocess.Popen:
-    env = subprocess_env(DATABASE_URL=f"sqlite:///{connection.settings_dict['NAME']}")
+    env = subprocess_env()
     return subprocess.Popen(
         [str(ROOT / ".venv/bin/python"), "manage.py", "conduct", "--round-seconds", "3"],
         cwd=ROOT,

@@ -6,6 +6,7 @@ they never touch the database while a round is open (see tally.py and the consum
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import unicodedata
 from typing import Any
@@ -31,12 +32,21 @@ def clean_text(text: str) -> str:
     return " ".join(text.split())
 
 
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
 def viewer_for_socket(session: Any, user: Any, ip: str | None) -> Viewer:
     """The socket's Viewer: the signed-in user's, else the session's, else a new one.
 
     A new anonymous Viewer is remembered in the session when the client has one; a bare client (no cookie)
     keeps its Viewer for the life of the socket only.
     """
+    ip = ip if ip and _is_address(ip) else None  # a unix-socket or test client has no address to keep
     viewer = None
     if user is not None and user.is_authenticated:
         viewer = Viewer.objects.filter(user=user).first()
