@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
 from yolive.env import env_bool, env_choice, env_float, env_int, env_list, env_secret, env_str
@@ -144,8 +145,6 @@ GENERATION_FBC_THRESHOLD = env_float("GENERATION_FBC_THRESHOLD", 0.0, minimum=0.
 GENERATION_CONTINUITY = env_bool("GENERATION_CONTINUITY", True)
 GENERATION_CONTINUITY_FRAMES = env_int("GENERATION_CONTINUITY_FRAMES", 9, minimum=1, maximum=33)
 if (GENERATION_CONTINUITY_FRAMES - 1) % 8:
-    from django.core.exceptions import ImproperlyConfigured
-
     raise ImproperlyConfigured(
         f"GENERATION_CONTINUITY_FRAMES={GENERATION_CONTINUITY_FRAMES} is not 8k+1 (1, 9, 17, 25 or 33)"
     )
@@ -155,8 +154,6 @@ GENERATION_TORCH_THREADS = env_int("GENERATION_TORCH_THREADS", 1, minimum=0)  # 
 HLS_SEGMENT_SECONDS = 2  # every clip boundary is a segment boundary, so clips must be a multiple of this
 CLIP_SECONDS = env_int("CLIP_SECONDS", 10, minimum=HLS_SEGMENT_SECONDS, maximum=60)
 if CLIP_SECONDS % HLS_SEGMENT_SECONDS:
-    from django.core.exceptions import ImproperlyConfigured
-
     raise ImproperlyConfigured(f"CLIP_SECONDS={CLIP_SECONDS} is not a multiple of {HLS_SEGMENT_SECONDS}")
 ROUND_SECONDS = env_int("ROUND_SECONDS", CLIP_SECONDS, minimum=3, maximum=3600)
 _NATIVE_SIZE = {"tiny": (512, 288), "ltx": (768, 512)}[MODEL_PRESET]
