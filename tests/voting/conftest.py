@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing.websocket import WebsocketCommunicator
+from django.contrib.sessions.backends.db import SessionStore
 
 from yolive.asgi import application
 from yolive.voting import rounds
@@ -100,6 +101,14 @@ async def make_viewer():
 open_round = database_sync_to_async(rounds.open_round)
 close_round = database_sync_to_async(rounds.close_round)
 tick = database_sync_to_async(lambda round_id: TallyTicker().tick(round_id))
+
+
+@database_sync_to_async
+def new_session() -> SessionStore:
+    """A stored session, as the page `/` leaves in the browser's cookie."""
+    session = SessionStore()
+    session.create()
+    return session
 
 
 @database_sync_to_async

@@ -68,12 +68,9 @@ async def test_a_viewer_socket_and_the_conductor_survive_a_redis_restart(
     returned = await alice.until("candidate")
     assert returned["prompt"]["id"] == kite["id"], "the ballot is rebuilt from the database"
     fresh = await alice.ask({"type": "resync"}, "snapshot")
-    assert fresh["candidates"] == [{**kite_candidate(kite), "votes": 0}], "its votes were lost"
+    expected = {"id": kite["id"], "text": kite["text"], "votes": 0, "mine": True}
+    assert fresh["candidates"] == [expected], "its votes were lost"
     assert (await alice.ask({"type": "vote", "prompt_id": kite["id"]}))["type"] == "voted"
     heard = await alice.until("tally")  # from the conductor's ticker, over the resubscribed layer
     assert (heard["round_id"], heard["counts"]) == (rnd.pk, {str(kite["id"]): 1})
     assert heard["seq"] > reopened["round"]["seq"]
-
-
-def kite_candidate(prompt: dict) -> dict:
-    return {"id": prompt["id"], "text": prompt["text"], "mine": True}

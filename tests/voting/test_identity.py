@@ -2,16 +2,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.sessions.backends.db import SessionStore
 
+from tests.voting.conftest import new_session
 from yolive.voting.models import Viewer
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@database_sync_to_async
-def new_session() -> SessionStore:
-    session = SessionStore()
-    session.create()
-    return session
 
 
 @database_sync_to_async

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from tests.voting.conftest import close_round, open_round, submit, tick
+from tests.voting.conftest import Viewer, close_round, open_round, submit, tick
 from yolive.voting.models import Round
 from yolive.voting.snapshot import ranked
 
@@ -44,6 +44,21 @@ def comparable(snapshot: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in snapshot.items() if key != "server_time"}
 
 
+async def replay_matches_fresh(viewer: Viewer, start: dict[str, Any], mark: int) -> tuple[list, dict]:
+    """Replay every event the viewer read since `mark` onto `start`; assert it equals a fresh snapshot.
+
+    Returns the events replayed and the fresh snapshot, for the test's own assertions.
+    """
+    await viewer.drain()
+    followed = viewer.seen[mark:]
+    replayed = start
+    for event in followed:
+        replayed = apply(replayed, event)
+    fresh = await viewer.ask({"type": "resync"}, "snapshot")
+    assert comparable(replayed) == comparable(fresh)
+    return followed, fresh
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_a_snapshot_plus_the_events_that_followed_equals_a_fresh_snapshot(make_viewer):
     first = await open_round()
@@ -66,14 +81,8 @@ async def test_a_snapshot_plus_the_events_that_followed_equals_a_fresh_snapshot(
     await tick(second.pk)
     await submit(await make_viewer(), "a green hill in the rain")
     await tick(second.pk)
-    await alice.drain()
-    followed = alice.seen[mark:]
 
-    replayed = start
-    for event in followed:
-        replayed = apply(replayed, event)
-    fresh = await alice.ask({"type": "resync"}, "snapshot")
-    assert comparable(replayed) == comparable(fresh)
+    followed, fresh = await replay_matches_fresh(alice, start, mark)
     assert [c["votes"] for c in fresh["candidates"]] == [2, 0, 0]
     assert fresh["my_vote"] == whale["id"]
     assert fresh["rendering"]["round_number"] == first.number
@@ -91,12 +100,6 @@ async def test_it_holds_across_a_round_change(make_viewer):
 
     await close_round(await database_sync_to_async(Round.objects.get)(pk=first.pk))
     await open_round()
-    await alice.drain()
-    followed = alice.seen[mark:]
 
-    replayed = start
-    for event in followed:
-        replayed = apply(replayed, event)
-    fresh = await alice.ask({"type": "resync"}, "snapshot")
-    assert comparable(replayed) == comparable(fresh)
+    followed, _ = await replay_matches_fresh(alice, start, mark)
     assert {e["type"] for e in followed} >= {"round_closed", "clip", "round_opened"}

@@ -138,11 +138,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         text = frame.get("text")
         if not isinstance(text, str):
             raise VotingError("invalid", "A submit needs 'text', a string.")
-        shown = services.clean_text(text)
-        if not shown:
-            raise VotingError("empty", "Write a prompt first.")
-        if len(shown) > settings.PROMPT_MAX_CHARS:
-            raise VotingError("too_long", f"Keep it under {settings.PROMPT_MAX_CHARS} characters.")
+        services.check_text(text)  # refuse bad text before it counts against the rate limit
         await self.check_allowed("submit")
         prompt = await database_sync_to_async(services.submit_prompt)(self.viewer, text)
         await self.send_json({"type": "submitted", "prompt": prompt})

@@ -113,9 +113,7 @@ async def run_load(
     batch: int = 100,
 ) -> dict[str, Any]:
     """Connect, warm up, measure for `seconds`, disconnect; returns the figures of this level."""
-    connect_started = time.monotonic()
     sockets = await open_sockets(url, origin, viewers, batch)
-    connect_s = time.monotonic() - connect_started
     counters = Counters()
     voters = sockets[len(pairs) :]
     per_voter_rate = votes_per_s / max(1, len(voters))
@@ -146,7 +144,6 @@ async def run_load(
         "misses": counters.misses,
         "tallies_per_probe_per_s": counters.tallies / max(1, len(pairs)) / wall,
         "web_cpu_percent": 100 * (cpu_after - cpu_before) / wall,
-        "connect_s": connect_s,
     }
 
 

@@ -32,6 +32,16 @@ def clean_text(text: str) -> str:
     return " ".join(text.split())
 
 
+def check_text(text: str) -> str:
+    """The cleaned prompt, or the VotingError a viewer gets for an empty or overlong one."""
+    shown = clean_text(text)
+    if not shown:
+        raise VotingError("empty", "Write a prompt first.")
+    if len(shown) > settings.PROMPT_MAX_CHARS:
+        raise VotingError("too_long", f"Keep it under {settings.PROMPT_MAX_CHARS} characters.")
+    return shown
+
+
 def _is_address(text: str) -> bool:
     try:
         ipaddress.ip_address(text)
@@ -94,11 +104,7 @@ def submit_prompt(viewer: Viewer, text: str) -> dict[str, Any]:
 
     Returns the `submitted` event's prompt; raises VotingError when the prompt is refused outright.
     """
-    shown = clean_text(text)
-    if not shown:
-        raise VotingError("empty", "Write a prompt first.")
-    if len(shown) > settings.PROMPT_MAX_CHARS:
-        raise VotingError("too_long", f"Keep it under {settings.PROMPT_MAX_CHARS} characters.")
+    shown = check_text(text)
     round_id = tally.current_round_id()
     if round_id is None or tally.round_state(round_id) != "open":
         raise VotingError("round_closed", "No round is open right now; try again in a moment.", 1)
