@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
-from tests.conftest import ROOT
 from tests.frontend.stack import MODERATOR, Stack, missing_parts
 
 CHROMIUM = "/usr/bin/chromium"
@@ -25,10 +25,7 @@ DESKTOP = {"width": 1280, "height": 800}
 
 @pytest.fixture(scope="session")
 def stack() -> Iterator[Stack]:
-    import os
-
-    db = os.environ.get("YOLIVE_TEST_REDIS_DB", "15")
-    running = Stack(ROOT / "var" / f"test-{db}" / "browser-stack")
+    running = Stack(settings.VAR_DIR / "browser-stack")  # var/test-N/, as tests/settings.py chose
     try:
         running.start()
         running.wait_healthy(need_all=not missing_parts())

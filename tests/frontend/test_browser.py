@@ -44,13 +44,26 @@ def candidate(page: Page, text: str):  # type: ignore[no-untyped-def]
     return page.locator("#candidates li.candidate", has_text=text)
 
 
+def submit_seen_by(author: Page, other: Page, text: str) -> None:
+    """Submit from one browser and wait until another lists the prompt as a candidate."""
+    submit(author, text)
+    expect(candidate(other, text)).to_be_visible(timeout=EVENT_WAIT_MS)
+
+
+def submit_held(author: Page, moderator_page: Page, text: str):  # type: ignore[no-untyped-def]
+    """Submit a prompt the gate holds and wait for its card on the moderator's panel; returns the card."""
+    submit(author, text)
+    card = moderator_page.locator("#held .held-card", has_text=text)
+    expect(card).to_be_visible(timeout=EVENT_WAIT_MS)
+    return card
+
+
 def test_a_prompt_submitted_in_one_browser_appears_in_anothers_list(new_viewer):
     alice, bob = new_viewer(), new_viewer()
     wait_for_time_to_act(alice)
     text = f"a paper boat crossing a puddle {tag()}"
-    submit(alice, text)
+    submit_seen_by(alice, bob, text)
     expect(alice.locator("#prompt-feedback")).to_contain_text("in the running", timeout=EVENT_WAIT_MS)
-    expect(candidate(bob, text)).to_be_visible(timeout=EVENT_WAIT_MS)
     expect(alice.locator("#prompt-text")).to_have_value("")
 
 
@@ -58,8 +71,7 @@ def test_a_vote_moves_the_bar_and_marks_the_voters_own_choice(new_viewer):
     alice, bob = new_viewer(), new_viewer()
     wait_for_time_to_act(alice)
     text = f"a lighthouse keeper finds a glowing map {tag()}"
-    submit(alice, text)
-    expect(candidate(bob, text)).to_be_visible(timeout=EVENT_WAIT_MS)
+    submit_seen_by(alice, bob, text)
     bar = candidate(alice, text).locator(".bar-fill")
     assert bar.evaluate("el => el.style.width") in ("", "0%")
 
@@ -81,12 +93,9 @@ def test_a_held_prompt_reaches_the_moderator_and_once_approved_can_be_voted_for(
     author, voter = new_viewer(), new_viewer()
     wait_for_time_to_act(author, 8)
     text = f"a nude statue in a museum garden {tag()}"  # "nude" is a hold term out of the box
-    submit(author, text)
+    card = submit_held(author, moderator_page, text)
     expect(author.locator("#prompt-feedback")).to_contain_text("moderator", timeout=EVENT_WAIT_MS)
     expect(candidate(voter, text)).to_have_count(0)
-
-    card = moderator_page.locator("#held .held-card", has_text=text)
-    expect(card).to_be_visible(timeout=EVENT_WAIT_MS)
     moderator_page.screenshot(path=str(shots / "mod-panel.png"), full_page=True)
     card.get_by_role("button", name="Approve").click()
     expect(card).to_have_count(0, timeout=EVENT_WAIT_MS)
@@ -112,10 +121,7 @@ def test_a_prompt_the_gate_rejects_shows_its_reason_to_its_author(new_viewer):
 def test_a_prompt_a_moderator_rejects_shows_the_moderators_reason_to_its_author(new_viewer, moderator_page):
     author = new_viewer()
     wait_for_time_to_act(author, 3)
-    text = f"a naked tree in winter {tag()}"
-    submit(author, text)
-    card = moderator_page.locator("#held .held-card", has_text=text)
-    expect(card).to_be_visible(timeout=EVENT_WAIT_MS)
+    card = submit_held(author, moderator_page, f"a naked tree in winter {tag()}")
     card.locator(".reject-reason").fill("not the mood of this channel")
     card.get_by_role("button", name="Reject").click()
     expect(author.locator("#prompt-feedback")).to_contain_text(
@@ -128,8 +134,7 @@ def test_viewer_text_is_shown_as_text_never_run_as_markup(new_viewer):
     alice, bob = new_viewer(), new_viewer()
     wait_for_time_to_act(alice)
     text = f'<img src=x onerror="window.__owned=1"> a fox <script>window.__owned=1</script> {tag()}'
-    submit(alice, text)
-    expect(candidate(bob, text)).to_be_visible(timeout=EVENT_WAIT_MS)
+    submit_seen_by(alice, bob, text)
     assert candidate(bob, text).locator(".candidate-text").text_content() == text
     assert bob.evaluate("window.__owned") is None
     assert bob.locator("#candidates img").count() == 0
@@ -200,10 +205,7 @@ def test_clips_go_from_rendering_to_on_air_to_replay(full_stack, new_viewer, sho
 def test_a_moderator_times_out_an_author_who_is_told_and_cannot_submit(new_viewer, moderator_page):
     author = new_viewer()
     wait_for_time_to_act(author, 3)
-    text = f"a naked ghost at a party {tag()}"
-    submit(author, text)
-    card = moderator_page.locator("#held .held-card", has_text=text)
-    expect(card).to_be_visible(timeout=EVENT_WAIT_MS)
+    card = submit_held(author, moderator_page, f"a naked ghost at a party {tag()}")
     card.locator(".reject-reason").fill("testing the limits")
     card.get_by_role("button", name="Time out author 10 min").click()
     expect(author.locator("#prompt-feedback")).to_contain_text("timed out", timeout=EVENT_WAIT_MS)

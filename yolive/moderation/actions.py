@@ -10,12 +10,14 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 
 from yolive import events
 from yolive.moderation import audit, bans, lockdown
 from yolive.moderation.models import BlockedTerm, PromptReview, Restriction
 from yolive.moderation.signals import prompt_approved
 from yolive.moderation.terms import forget_cached_terms
+from yolive.moderation.text import normalize
 from yolive.voting.models import Clip, Prompt, Round, Viewer
 
 log = logging.getLogger(__name__)
@@ -147,8 +149,6 @@ def restrict_viewer(viewer_key: str, moderator: Any, reason: str, duration_s: in
 
 
 def lift_restriction(restriction_id: int, moderator: Any) -> Restriction:
-    from django.utils import timezone
-
     with transaction.atomic():
         changed = Restriction.objects.filter(pk=restriction_id, lifted_at__isnull=True).update(
             lifted_at=timezone.now()
@@ -190,8 +190,6 @@ def set_lockdown(active: bool, moderator: Any, reason: str = "") -> None:
 
 
 def add_blocked_term(term: str, action: str, moderator: Any, note: str = "") -> BlockedTerm:
-    from yolive.moderation.text import normalize
-
     clean = normalize(term)
     if not clean or len(clean) > 100:
         raise ActionError("a blocked term is 1 to 100 characters")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from yolive.moderation.models import Restriction
@@ -26,12 +27,16 @@ def active_restriction(viewer: Viewer) -> Restriction | None:
 
 
 def active_restriction_id(viewer_id: int) -> Restriction | None:
-    now = timezone.now()
-    current = Restriction.objects.filter(viewer_id=viewer_id, lifted_at__isnull=True)
-    ban = current.filter(until__isnull=True).first()
-    if ban is not None:
-        return ban
-    return current.filter(until__gt=now).order_by("-until").first()
+    # One query: a ban (no end) sorts first, then the timeout that ends last.
+    latest_end_first = F("until").desc(nulls_first=True)
+    return in_force().filter(viewer_id=viewer_id).order_by(latest_end_first).first()
+
+
+def in_force() -> QuerySet[Restriction]:
+    """Restrictions not lifted whose end (if any) is still ahead: every ban, every running timeout."""
+    return Restriction.objects.filter(lifted_at__isnull=True).filter(
+        Q(until__isnull=True) | Q(until__gt=timezone.now())
+    )
 
 
 def restriction_message(restriction: Restriction) -> str:

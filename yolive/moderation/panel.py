@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
-from django.utils import timezone
-
-from yolive.moderation import lockdown
+from yolive.moderation import bans, lockdown
 from yolive.moderation.actions import SKIPPABLE, held_event
-from yolive.moderation.models import AuditLog, BlockedTerm, Restriction
+from yolive.moderation.models import AuditLog, BlockedTerm
 from yolive.voting.models import Clip, Prompt, Round
 
 ROUNDS_SHOWN = 20
 AUDIT_SHOWN = 50
 HELD_SHOWN = 100
+
+# The durations offered for a timeout, YouTube-style steps; an empty choice means a ban.
+TIMEOUT_CHOICES = [
+    (60, "1 minute"),
+    (600, "10 minutes"),
+    (3600, "1 hour"),
+    (86400, "24 hours"),
+    (7 * 86400, "7 days"),
+]
 
 
 def round_history() -> list[dict[str, Any]]:
@@ -55,12 +61,7 @@ def clips_in_play() -> list[Clip]:
 
 def panel_context() -> dict[str, Any]:
     held = Prompt.objects.select_related("author").filter(status=Prompt.Status.HELD).order_by("created_at")
-    now = timezone.now()
-    restrictions = (
-        Restriction.objects.select_related("viewer", "created_by")
-        .filter(lifted_at__isnull=True)
-        .filter(Q(until__isnull=True) | Q(until__gt=now))
-    )
+    restrictions = bans.in_force().select_related("viewer", "created_by")
     return {
         "held": [held_event(p)["prompt"] for p in held[:HELD_SHOWN]],
         "rounds": round_history(),
@@ -71,13 +72,3 @@ def panel_context() -> dict[str, Any]:
         "clips": clips_in_play(),
         "timeouts": TIMEOUT_CHOICES,
     }
-
-
-# The durations offered for a timeout, YouTube-style steps; an empty choice means a ban.
-TIMEOUT_CHOICES = [
-    (60, "1 minute"),
-    (600, "10 minutes"),
-    (3600, "1 hour"),
-    (86400, "24 hours"),
-    (7 * 86400, "7 days"),
-]

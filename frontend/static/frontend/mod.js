@@ -133,7 +133,7 @@ function showClip(id, text, status) {
   item.textContent = text;
 }
 
-// The card's reason box doubles as the reason for a timeout or ban of its author.
+// The card's reason box is the reason for rejecting it, and for a timeout or ban of its author.
 const reasonOf = (card, fallback) => card.querySelector(".reject-reason").value.trim() || fallback;
 
 $("held").addEventListener("click", (e) => {
@@ -144,7 +144,7 @@ $("held").addEventListener("click", (e) => {
   if (button.dataset.act === "approve") {
     act("Approve", `/mod/prompts/${id}/approve`, {}, () => removeHeld(id));
   } else if (button.dataset.act === "reject") {
-    act("Reject", `/mod/prompts/${id}/reject`, { reason: card.querySelector(".reject-reason").value }, () => removeHeld(id));
+    act("Reject", `/mod/prompts/${id}/reject`, { reason: reasonOf(card, "") }, () => removeHeld(id));
   } else if (button.dataset.act === "timeout") {
     act("Time out", "/mod/restrictions", { viewer_key: card.dataset.author, duration: TIMEOUT_S, reason: reasonOf(card, "timed out over a held prompt") });
   } else if (button.dataset.act === "ban") {
@@ -159,18 +159,16 @@ function formFields(form) {
 }
 
 const reloadSoon = () => setTimeout(() => location.reload(), 400);
-$("lockdown-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  act("Lockdown", "/mod/lockdown", formFields(e.target), reloadSoon);
-});
-$("restrict-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  act("Restriction", "/mod/restrictions", formFields(e.target), reloadSoon);
-});
-$("term-form").addEventListener("submit", (e) => {
-  e.preventDefault();
-  act("Blocked term", "/mod/terms", formFields(e.target), reloadSoon);
-});
+for (const [formId, label, path] of [
+  ["lockdown-form", "Lockdown", "/mod/lockdown"],
+  ["restrict-form", "Restriction", "/mod/restrictions"],
+  ["term-form", "Blocked term", "/mod/terms"],
+]) {
+  $(formId).addEventListener("submit", (e) => {
+    e.preventDefault();
+    act(label, path, formFields(e.target), reloadSoon);
+  });
+}
 document.addEventListener("click", (e) => {
   const lift = e.target.closest("button[data-lift]");
   if (lift) act("Lift", `/mod/restrictions/${lift.dataset.lift}/lift`, {}, reloadSoon);
@@ -178,6 +176,7 @@ document.addEventListener("click", (e) => {
   if (remove) act("Remove term", `/mod/terms/${remove.dataset.removeTerm}/delete`, {}, reloadSoon);
 });
 
+let dropped = false;
 const socket = new LiveSocket("/ws/mod/", {
   onEvent: (ev) => handlers[ev.type] && handlers[ev.type](ev),
   onState: (state) => {
@@ -187,6 +186,5 @@ const socket = new LiveSocket("/ws/mod/", {
     if (state === "open" && dropped) location.reload();
   },
 });
-let dropped = false;
 window.yoliveMod = { socket };
 socket.start();

@@ -84,9 +84,16 @@ export function renderMine(state) {
   $("mine-label").parentElement.hidden = state.myPrompts.length === 0;
 }
 
+// "Next up" is the earliest clip not yet on air; a later round's queued clip does not push it aside.
+function nextUp(pending) {
+  let best = null;
+  for (const clip of pending.values()) if (!best || clip.round_number < best.round_number) best = clip;
+  return best;
+}
+
 export function renderClips(state, onReplay) {
   $("on-air").textContent = state.onAir ? `Round ${state.onAir.round_number}: ${state.onAir.prompt}` : "Waiting for the first clip…";
-  const next = state.rendering;
+  const next = nextUp(state.pending);
   $("next").hidden = !next;
   if (next) {
     $("next-prompt").textContent = `Round ${next.round_number}: ${next.prompt}`;

@@ -17,8 +17,7 @@ const state = {
   myVote: null,
   myPrompts: [],
   onAir: null,
-  rendering: null, // the earliest clip not yet on air (what "Next up" shows)
-  pending: new Map(), // every clip heard of that has not reached viewers yet, by clip_id
+  pending: new Map(), // every clip heard of that has not reached viewers yet, by clip_id ("Next up")
   recent: [],
   clockOffsetMs: 0, // server clock minus ours, so every viewer's countdown hits zero together
   lastWinner: null,
@@ -47,7 +46,6 @@ const handlers = {
     state.myVote = ev.my_vote;
     state.myPrompts = ev.my_prompts;
     state.onAir = ev.on_air;
-    state.rendering = ev.rendering;
     state.pending = new Map(ev.rendering ? [[ev.rendering.clip_id, ev.rendering]] : []);
     state.recent = ev.recent;
     $("stand-in").hidden = !ev.stand_in;
@@ -101,7 +99,6 @@ const handlers = {
     } else {
       state.pending.delete(ev.clip_id);
     }
-    state.rendering = nextUp(state.pending);
     if (ev.status === "aired" && !state.recent.some((r) => r.clip_id === ev.clip_id)) {
       const replayUrl = `/hls/archive/${ev.clip_id}/index.m3u8`;
       state.recent = [{ clip_id: ev.clip_id, round_number: ev.round_number, prompt: ev.prompt, replay_url: replayUrl }, ...state.recent].slice(0, 6);
@@ -111,7 +108,6 @@ const handlers = {
   now_playing(ev) {
     state.onAir = { clip_id: ev.clip_id, round_number: ev.round_number, prompt: ev.prompt };
     state.pending.delete(ev.clip_id);
-    state.rendering = nextUp(state.pending);
     renderClips(state, replay);
   },
   submitted(ev) {
@@ -142,13 +138,6 @@ const handlers = {
     setFeedback(ev.message || "Something went wrong.", "error");
   },
 };
-
-// "Next up" is the earliest clip not yet on air; a later round's queued clip does not push it aside.
-function nextUp(pending) {
-  let best = null;
-  for (const clip of pending.values()) if (!best || clip.round_number < best.round_number) best = clip;
-  return best;
-}
 
 function handle(ev) {
   const handler = handlers[ev.type];
