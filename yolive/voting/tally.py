@@ -8,6 +8,7 @@ names the keys and runs the scripts from synchronous code (the conductor, servic
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import weakref
@@ -58,6 +59,7 @@ class RoundKeys:
 # --- running scripts by hash, loading them again after a Redis restart --------------------------------------
 
 
+@functools.cache  # the scripts are a handful of constants; no need to hash one again on every vote
 def _sha(source: str) -> str:
     return hashlib.sha1(source.encode()).hexdigest()
 
