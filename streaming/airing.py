@@ -136,6 +136,11 @@ def clip_event(clip: Clip) -> dict[str, object]:
     }
 
 
+def publish_clip(clip_id: int) -> None:
+    """Tell viewers the clip's status as the database now has it."""
+    publish(VIEWERS, clip_event(Clip.objects.select_related("round", "prompt").get(id=clip_id)))
+
+
 def mark_on_air(clip_id: int) -> None:
     now = timezone.now()
     changed = Clip.objects.filter(id=clip_id, status=Clip.Status.READY).update(
@@ -171,7 +176,7 @@ def mark_finished(clip_id: int, status: str) -> None:
     if Clip.objects.filter(id=clip_id, status=Clip.Status.ON_AIR).update(
         status=status, finished_at=timezone.now()
     ):
-        publish(VIEWERS, clip_event(Clip.objects.select_related("round", "prompt").get(id=clip_id)))
+        publish_clip(clip_id)
 
 
 def skip_unaired(airing: frozenset[int]) -> None:
@@ -186,12 +191,12 @@ def skip_unaired(airing: frozenset[int]) -> None:
         if Clip.objects.filter(id=clip_id, status=Clip.Status.READY).update(
             status=Clip.Status.SKIPPED, finished_at=timezone.now()
         ):
-            publish(VIEWERS, clip_event(Clip.objects.select_related("round", "prompt").get(id=clip_id)))
+            publish_clip(clip_id)
 
 
 def mark_failed(clip_id: int, error: str) -> None:
     Clip.objects.filter(id=clip_id).update(status=Clip.Status.FAILED, error=error)
-    publish(VIEWERS, clip_event(Clip.objects.select_related("round", "prompt").get(id=clip_id)))
+    publish_clip(clip_id)
 
 
 def mark_archived(clip_id: int, archive_path: str) -> None:
@@ -205,12 +210,11 @@ def drop_spent_frames(older_than: datetime) -> int:
     spent = Clip.objects.filter(
         status__in=[Clip.Status.AIRED, Clip.Status.SKIPPED], finished_at__lt=older_than
     ).exclude(frames_path="")
-    dropped = 0
+    dropped: list[int] = []
     for clip_id, path in spent.values_list("id", "frames_path"):
         Path(frames_file(path)).unlink(missing_ok=True)
-        Clip.objects.filter(id=clip_id).update(frames_path="")
-        dropped += 1
-    return dropped
+        dropped.append(clip_id)
+    return Clip.objects.filter(id__in=dropped).update(frames_path="")
 
 
 class Announcer(threading.Thread):

@@ -100,7 +100,6 @@ class Broadcaster:
         self.archive_parts: dict[int, list[tuple[str, float]]] = {}
         self.retired: deque[tuple[float, Path]] = deque()
         self.last_frame: picture.Frame | None = None
-        self.clips_ended = 0  # tells the slate cache that the background changed
         self._slate_key: tuple[object, ...] = ()
         self._slate: picture.Frame = np.zeros((spec.height, spec.width, 3), dtype=np.uint8)
         self.discontinuity_pending = False
@@ -204,6 +203,7 @@ class Broadcaster:
         self.last_frame = picture.clip_frame(
             self.current.frames, self.clip_slots * self.spec.frames_per_segment
         )
+        self._slate_key = ()  # the slate's background changed: draw it again
         self.finish_cues.append(functools.partial(airing.mark_finished, clip_id, status))
         if status == Clip.Status.SKIPPED:
             self.archive_parts.pop(clip_id, None)  # a moderated clip is not kept for replay
@@ -232,9 +232,9 @@ class Broadcaster:
 
     def filler_picture(self, upcoming: airing.Upcoming | None) -> picture.Frame:
         """The slate, drawn again only when its text or background changes (every few seconds at most)."""
-        key = (*airing.slate_text(upcoming), self.clips_ended)
+        key = airing.slate_text(upcoming)
         if key != self._slate_key:
-            title, detail, progress, _ = key
+            title, detail, progress = key
             self._slate = picture.slate(
                 self.spec.width, self.spec.height, title, detail, progress, self.last_frame
             )

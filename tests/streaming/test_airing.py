@@ -1,11 +1,18 @@
+import asyncio
+import math
+import threading
+import time
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from streaming import airing
 from tests.streaming.conftest import make_clip
-from yolive.voting.models import Clip
+from yolive.events import viewer_group
+from yolive.voting.models import Clip, Prompt, Viewer
 
 pytestmark = pytest.mark.django_db
 
@@ -64,10 +71,6 @@ def test_raw_frames_of_clips_that_aired_a_while_ago_are_deleted(tmp_path):
 
 
 def test_on_shutdown_the_announcer_runs_what_is_left_in_order():
-    import math
-    import threading
-    import time
-
     done: list[str] = []
     announcer = airing.Announcer(threading.Event())
     announcer.at(math.inf, lambda: done.append("finish"))
@@ -79,14 +82,6 @@ def test_on_shutdown_the_announcer_runs_what_is_left_in_order():
 
 
 def test_a_clip_on_air_marks_its_prompt_aired_and_tells_its_author(tmp_path):
-    import asyncio
-
-    from asgiref.sync import async_to_sync, sync_to_async
-    from channels.layers import get_channel_layer
-
-    from yolive.events import viewer_group
-    from yolive.voting.models import Prompt, Viewer
-
     clip = make_clip(tmp_path, 3, frames=2)
     author = Viewer.objects.create()
     Prompt.objects.filter(id=clip.prompt_id).update(author=author)
