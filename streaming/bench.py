@@ -119,12 +119,16 @@ class ClipMeter:
         self.cost: dict[int, np.ndarray] = {}
         self.current: int | None = None
         self.first_listed: dict[int, float] = {}
+        self.clip_segment_bytes: list[int] = []  # what a live viewer downloads per segment of a clip
 
     def now(self) -> np.ndarray:
         assert self.broadcaster is not None and self.broadcaster.encoder is not None
         return np.array([time.process_time(), cpu_seconds(self.broadcaster.encoder.pid)])
 
     def on_segment(self, segment: Segment) -> None:
+        assert self.broadcaster is not None
+        if segment.clip_id is not None:
+            self.clip_segment_bytes.append((self.broadcaster.hls_dir / segment.uri).stat().st_size)
         if segment.clip_id == self.current:
             return
         if self.current is not None:
@@ -160,11 +164,12 @@ def wait(predicate: Callable[[], bool], timeout: float = 600) -> None:
         time.sleep(0.05)
 
 
-def young_stream(clips: int, frames: Path) -> dict[int, np.ndarray]:
+def young_stream(clips: int, frames: Path) -> tuple[dict[int, np.ndarray], list[int]]:
+    """CPU per clip of a new stream, and the size of each clip segment it wrote."""
     meter = ClipMeter()
     ids = [new_clip(n, Clip.Status.READY, str(frames)).id for n in range(1, clips + 1)]
     air(meter, settings.HLS_DIR, lambda: wait(lambda: ids[-1] in meter.cost), paced=False, clip_seconds=10)
-    return {n + 1: meter.cost[clip_id] for n, clip_id in enumerate(ids)}
+    return {n + 1: meter.cost[clip_id] for n, clip_id in enumerate(ids)}, meter.clip_segment_bytes
 
 
 def age_to(clip_number: int, young: int) -> None:
@@ -235,7 +240,7 @@ def main() -> None:
         size = f"{settings.VIDEO_WIDTH}x{settings.VIDEO_HEIGHT}@{settings.VIDEO_FPS}"
         print(f"streaming bench: {size}, {settings.VIDEO_ENCODER}, {os.cpu_count()} CPUs, sandbox {WORKDIR}")
         frames = clip_frames(1, FF_CLIP_SECONDS)
-        young = young_stream(args.clips, frames)
+        young, segment_bytes = young_stream(args.clips, frames)
         age_to(AGED_CLIP, args.clips)
         aged = old_stream(frames)
         print("CPU s per 10 s clip: total (broadcaster Python + ffmpeg)")
@@ -245,6 +250,9 @@ def main() -> None:
         print(f"clip {AGED_CLIP} / clip 1: {aged.sum() / young[1].sum():.2f}   clip {args.clips} / clip 1: "
               f"{young[args.clips].sum() / young[1].sum():.2f}   every young clip: "
               + " ".join(f"{v.sum():.2f}" for v in young.values()))  # fmt: skip
+        mean_bytes = sum(segment_bytes) / len(segment_bytes)
+        rate = mean_bytes * 8 / settings.HLS_SEGMENT_SECONDS / 1e6
+        print(f"clip segment, mean of {len(segment_bytes)}: {mean_bytes / 1e6:.2f} MB ({rate:.1f} Mbit/s)")
         delays = sorted(ready_to_listed(args.late))
         print(f"clip ready -> first segment listed while filler airs, s: min {delays[0]:.2f} "
               f"median {delays[len(delays) // 2]:.2f} max {delays[-1]:.2f} (n={len(delays)})")  # fmt: skip

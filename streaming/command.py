@@ -19,7 +19,7 @@ SEGMENT_PATTERN = "seg_%08d.ts"
 # ffmpeg keeps a few entries in its private playlist so that two segments finishing between two polls
 # are both seen; the public window is ours.
 PRIVATE_LIST_SIZE = 8
-X264_PRESET = "veryfast"  # 2 shared cores: about 0.6 CPU-s per 10 s clip at 512x288 (docs/benchmarks.md)
+X264_PRESET = "veryfast"  # about 1.5 to 1.9 CPU-s of ffmpeg per 10 s clip at 512x288 (docs/benchmarks.md)
 
 
 @dataclass(frozen=True)
