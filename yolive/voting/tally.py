@@ -17,14 +17,12 @@ from typing import Any
 
 import redis
 import redis.asyncio as aredis
-from django.conf import settings
 
-from yolive.redis_client import CONNECT_TIMEOUT_S, READ_TIMEOUT_S, get_redis
+from yolive.redis_client import get_async_redis, get_redis
 from yolive.voting import scripts
 
 CURRENT_ROUND_KEY = "yolive:round:current"
 MAX_CANDIDATES = 50  # a round's candidates travel in every tally; beyond this, a ballot stops being readable
-ASYNC_POOL_SIZE = 256  # Redis connections per web process; beyond this a burst waits for a free one
 CLOSED_ROUND_TTL_S = 3600  # the database holds closed rounds; Redis keeps their keys only for late readers
 
 
@@ -76,33 +74,6 @@ async def arun_script(client: aredis.Redis, source: str, keys: list[str], args: 
         return await client.evalsha(_sha(source), len(keys), *keys, *args)
     except redis.exceptions.NoScriptError:
         return await client.eval(source, len(keys), *keys, *args)
-
-
-_async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aredis.Redis] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def async_client() -> aredis.Redis:
-    """One async client per event loop (an async pool cannot be shared between loops).
-
-    A blocking pool with a cap: enough connections that votes never queue behind a busy event loop (at 32
-    they did, and timed out under load: docs/benchmarks.md), a bound so a flood cannot exhaust Redis.
-    """
-    loop = asyncio.get_running_loop()
-    client = _async_clients.get(loop)
-    if client is None:
-        pool = aredis.BlockingConnectionPool.from_url(
-            settings.REDIS_URL,
-            max_connections=ASYNC_POOL_SIZE,
-            timeout=READ_TIMEOUT_S,
-            decode_responses=True,
-            socket_connect_timeout=CONNECT_TIMEOUT_S,
-            socket_timeout=READ_TIMEOUT_S,
-            health_check_interval=10,
-        )
-        client = _async_clients[loop] = aredis.Redis(connection_pool=pool)
-    return client
 
 
 _current_cache: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[float, int | None]] = (
@@ -160,7 +131,7 @@ def next_tally(round_id: int, force: bool = False) -> dict[str, Any] | None:
 async def anext_tally(round_id: int, force: bool = False) -> dict[str, Any] | None:
     keys = RoundKeys(round_id)
     reply = await arun_script(
-        async_client(), scripts.NEXT_TALLY, [keys.meta, keys.tally], ["force" if force else ""]
+        get_async_redis(), scripts.NEXT_TALLY, [keys.meta, keys.tally], ["force" if force else ""]
     )
     return _tally_event(round_id, reply)
 
@@ -193,7 +164,7 @@ async def acurrent_round_id(max_age_s: float = 0.0) -> int | None:
     cached = _current_cache.get(loop)
     if cached is not None and loop.time() - cached[0] <= max_age_s:
         return cached[1]
-    value = await async_client().get(CURRENT_ROUND_KEY)
+    value = await get_async_redis().get(CURRENT_ROUND_KEY)
     round_id = int(value) if value else None
     _current_cache[loop] = (loop.time(), round_id)
     return round_id
@@ -220,7 +191,7 @@ async def cast_vote(round_id: int, viewer_key: str, prompt_id: int, ip: str, lim
     keys = RoundKeys(round_id)
     counters = [f"{keys.tag}:limit:viewer:{viewer_key}", f"{keys.tag}:limit:ip:{ip}"]
     args = [viewer_key, prompt_id, limits.per_viewer, limits.per_ip, limits.window_s]
-    outcome: str = await arun_script(async_client(), scripts.CAST_VOTE, [*keys.all(), *counters], args)
+    outcome: str = await arun_script(get_async_redis(), scripts.CAST_VOTE, [*keys.all(), *counters], args)
     return outcome
 
 
@@ -229,7 +200,7 @@ async def read_round(
 ) -> tuple[dict[str, str], dict[str, str], dict[str, int], str]:
     """One consistent read for a snapshot: meta, candidate texts, counts, and this viewer's vote."""
     keys = RoundKeys(round_id)
-    pipe = async_client().pipeline(transaction=True)
+    pipe = get_async_redis().pipeline(transaction=True)
     pipe.hgetall(keys.meta)
     pipe.hgetall(keys.texts)
     pipe.zrange(keys.tally, 0, -1, withscores=True)
@@ -241,5 +212,5 @@ async def read_round(
 
 async def hit_limit(keys: list[str], limits: list[int], window_s: int) -> int:
     """0 when the action is allowed (and counted), else the seconds until it is."""
-    wait: int = await arun_script(async_client(), scripts.HIT_LIMIT, keys, [*limits, window_s])
+    wait: int = await arun_script(get_async_redis(), scripts.HIT_LIMIT, keys, [*limits, window_s])
     return wait
