@@ -8,11 +8,11 @@ Every setting gets its own renderer (same seeded weights), one warm-up render of
 `rounds` timed renders of the clip, the settings taking turns within each round so that a noisy machine
 slows them alike. The best of the rounds counts (noise only ever adds time), with the median beside it, and
 the process CPU seconds too, which other processes disturb far less. Reported: render seconds, real-time
-factor (render / clip length),
-speed-up over no cache from the same run, largest pixel difference and PSNR against no cache, cross-
-attention K/V projections per clip, self-attention really computed, and peak memory during a render (peak
-resident memory above the level before the render on a CPU; peak allocated memory on a GPU). Then the
-embedding cache's hit rate over a simulated stream of winning prompts, and a FirstBlockCache threshold sweep.
+factor (render / clip length), speed-up over no cache from the same run, largest pixel difference and PSNR
+against no cache, cross-attention K/V projections per clip, self-attention really computed, and peak
+memory during a render (peak resident memory above the level before the render on a CPU; peak allocated
+memory on a GPU). Then the embedding cache's hit rate over a simulated stream of winning prompts, and a
+FirstBlockCache threshold sweep.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ def run_ltx(args: argparse.Namespace, measure: Callable[..., Any], report: Calla
     if args.random_weights:
 
         def build() -> Any:
-            return build_random(args.device, DTYPE, args.layers).to(args.device)
+            return build_random(args.device, DTYPE, args.layers)  # built on the device
     else:
         import django
 

@@ -34,13 +34,6 @@ class EmbeddingStats:
         total = self.hits + self.misses
         return self.hits / total if total else 0.0
 
-    def as_dict(self) -> dict[str, float | int]:
-        return {
-            "embedding_hits": self.hits,
-            "embedding_misses": self.misses,
-            "embedding_hit_rate": self.hit_rate,
-        }
-
 
 class PromptEmbeddingCache:
     """`capacity` 0 turns the cache off (every call encodes), which is what the benchmark compares against."""

@@ -104,7 +104,7 @@ def render_clip(clip_id: int) -> str:
         return "missing"
     if clip.status in DONE:
         return "done"
-    if frames_path(clip.id).exists() and frames_shape(frames_path(clip.id)) == _expected_shape(clip):
+    if frames_shape(frames_path(clip.id)) == _expected_shape(clip):  # () when there is no file
         return _adopt(clip)
     # Skipped before it started: nothing to stop, nothing to render.
     queued = Clip.objects.filter(id=clip.id, status=Clip.Status.QUEUED)
@@ -124,9 +124,17 @@ def render_clip(clip_id: int) -> str:
             get_redis().delete(_claim_key(clip.id))
 
 
+def _clip_format(clip: Clip) -> tuple[int, int, int]:
+    """(fps, width, height): the clip's own, or the stream's where the clip leaves them unset."""
+    return (
+        clip.fps or settings.VIDEO_FPS,
+        clip.width or settings.VIDEO_WIDTH,
+        clip.height or settings.VIDEO_HEIGHT,
+    )
+
+
 def _expected_shape(clip: Clip) -> tuple[int, ...]:
-    fps = clip.fps or settings.VIDEO_FPS
-    height, width = clip.height or settings.VIDEO_HEIGHT, clip.width or settings.VIDEO_WIDTH
+    fps, width, height = _clip_format(clip)
     return (settings.CLIP_SECONDS * fps, height, width, 3)
 
 
@@ -140,7 +148,7 @@ def _adopt(clip: Clip) -> str:
         num_frames=count,
         width=width,
         height=height,
-        fps=clip.fps or settings.VIDEO_FPS,
+        fps=_clip_format(clip)[0],
         progress=1.0,
         ready_at=timezone.now(),
     )
@@ -154,13 +162,14 @@ def _render(clip: Clip) -> str:
     from generation.loader import get_renderer
 
     queue_wait = (clip.started_at - clip.created_at).total_seconds() if clip.started_at else 0.0
+    fps, width, height = _clip_format(clip)
     request = RenderRequest(
         prompt=clip.prompt.text,
         seed=clip.seed,
-        width=clip.width or settings.VIDEO_WIDTH,
-        height=clip.height or settings.VIDEO_HEIGHT,
-        fps=clip.fps or settings.VIDEO_FPS,
-        num_frames=settings.CLIP_SECONDS * (clip.fps or settings.VIDEO_FPS),
+        width=width,
+        height=height,
+        fps=fps,
+        num_frames=settings.CLIP_SECONDS * fps,
         condition=previous_frames(clip),
     )
 

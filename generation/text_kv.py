@@ -29,9 +29,6 @@ class TextKVStats:
     projected: int = 0  # cross-attention K/V projections computed (one per block per distinct prompt)
     reused: int = 0  # ... served from the cache instead
 
-    def as_dict(self) -> dict[str, int]:
-        return {"kv_projected": self.projected, "kv_reused": self.reused}
-
 
 @dataclass
 class TextKVStore:

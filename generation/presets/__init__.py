@@ -44,3 +44,18 @@ def get_preset(name: str) -> Preset:
         raise ValueError(f"unknown model preset {name!r}") from None
     preset: Preset = module.PRESET
     return preset
+
+
+def assemble_pipeline(transformer: Any, vae: Any, text_encoder: Any, tokenizer: Any) -> Any:
+    """An LTXConditionPipeline from built parts, with the flow-matching scheduler and no progress bar."""
+    from diffusers import FlowMatchEulerDiscreteScheduler, LTXConditionPipeline
+
+    pipe: Any = LTXConditionPipeline(
+        transformer=transformer,
+        vae=vae,
+        scheduler=FlowMatchEulerDiscreteScheduler(),
+        text_encoder=text_encoder,
+        tokenizer=tokenizer,
+    )
+    pipe.set_progress_bar_config(disable=True)
+    return pipe

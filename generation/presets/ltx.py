@@ -14,7 +14,7 @@ import torch
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from generation.presets import LTX_DISTILLED_TIMESTEPS, Preset
+from generation.presets import LTX_DISTILLED_TIMESTEPS, Preset, assemble_pipeline
 
 DTYPE = torch.bfloat16
 # The distilled model decodes with a little noise at a small timestep (the model card's values).
@@ -84,12 +84,7 @@ def build_random(device: str = "cuda", dtype: torch.dtype = DTYPE, num_layers: i
     and the embedding cache removes it on a hit; its width (4096) matches, so the transformer sees real
     shapes.
     """
-    from diffusers import (
-        AutoencoderKLLTXVideo,
-        FlowMatchEulerDiscreteScheduler,
-        LTXConditionPipeline,
-        LTXVideoTransformer3DModel,
-    )
+    from diffusers import AutoencoderKLLTXVideo, LTXVideoTransformer3DModel
     from transformers import ByT5Tokenizer, T5Config, T5EncoderModel
 
     transformer_cls: Any = LTXVideoTransformer3DModel
@@ -109,15 +104,7 @@ def build_random(device: str = "cuda", dtype: torch.dtype = DTYPE, num_layers: i
             text_encoder = text_cls(config)
     finally:
         torch.set_default_dtype(previous)
-    pipe: Any = LTXConditionPipeline(
-        transformer=transformer.eval(),
-        vae=vae.eval(),
-        scheduler=FlowMatchEulerDiscreteScheduler(),
-        text_encoder=text_encoder.eval(),
-        tokenizer=tokenizer,
-    )
-    pipe.set_progress_bar_config(disable=True)
-    return pipe
+    return assemble_pipeline(transformer.eval(), vae.eval(), text_encoder.eval(), tokenizer)
 
 
 def pipeline_size(width: int, height: int) -> tuple[int, int]:

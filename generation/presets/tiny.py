@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 import torch
-from diffusers import FlowMatchEulerDiscreteScheduler, LTXConditionPipeline, LTXVideoTransformer3DModel
+from diffusers import LTXVideoTransformer3DModel
 from transformers import ByT5Tokenizer, T5Config, T5EncoderModel
 
-from generation.presets import LTX_DISTILLED_TIMESTEPS, Preset
+from generation.presets import LTX_DISTILLED_TIMESTEPS, Preset, assemble_pipeline
 from generation.smooth_vae import SmoothVideoVAE
 
 WEIGHTS_SEED = 0
@@ -67,15 +67,8 @@ def build_transformer(num_layers: int = NUM_LAYERS) -> Any:
 
 def build(num_layers: int = NUM_LAYERS) -> Any:
     tokenizer, text_encoder = build_text_encoder()
-    pipe: Any = LTXConditionPipeline(
-        transformer=build_transformer(num_layers),
-        vae=SmoothVideoVAE(latent_channels=LATENT_CHANNELS, seed=WEIGHTS_SEED),
-        scheduler=FlowMatchEulerDiscreteScheduler(),
-        text_encoder=text_encoder,
-        tokenizer=tokenizer,
-    )
-    pipe.set_progress_bar_config(disable=True)
-    return pipe
+    vae = SmoothVideoVAE(latent_channels=LATENT_CHANNELS, seed=WEIGHTS_SEED)
+    return assemble_pipeline(build_transformer(num_layers), vae, text_encoder, tokenizer)
 
 
 def pipeline_size(width: int, height: int) -> tuple[int, int]:

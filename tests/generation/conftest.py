@@ -7,7 +7,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 import torch
 from django.utils import timezone
@@ -75,8 +74,3 @@ def make_clip(number: int, text: str = "a lighthouse in a storm", *, seed: int =
     )
     values = {"width": SIZE, "height": SIZE, "fps": FPS, **fields}
     return Clip.objects.create(round=round_, prompt=prompt, seed=seed, preset="tiny", **values)
-
-
-def psnr(a: np.ndarray, b: np.ndarray) -> float:
-    mse = float(((a.astype(np.float64) - b.astype(np.float64)) ** 2).mean())
-    return float("inf") if mse == 0 else 10 * np.log10(255.0**2 / mse)

@@ -11,12 +11,13 @@ import pytest
 from diffusers.hooks import TaylorSeerCacheConfig
 
 from generation import step_cache
+from generation.bench import psnr
 from generation.embeddings import PromptEmbeddingCache
 from generation.engine import CacheSettings, Renderer
 from generation.presets import get_preset
 from generation.step_cache import StepCacheError, enable_step_cache, hooked_modules
 from tests.conftest import ROOT, subprocess_env
-from tests.generation.conftest import NO_CACHES, psnr, request
+from tests.generation.conftest import NO_CACHES, request
 
 
 def test_the_tiny_pipeline_builds_and_renders_with_the_hub_offline():

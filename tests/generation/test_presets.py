@@ -8,11 +8,11 @@ import sys
 
 import numpy as np
 import pytest
-from diffusers import AutoencoderKLLTXVideo, FlowMatchEulerDiscreteScheduler, LTXConditionPipeline
+from diffusers import AutoencoderKLLTXVideo
 from django.core.exceptions import ImproperlyConfigured
 
 from generation.engine import CacheSettings, Renderer
-from generation.presets import get_preset, ltx, tiny
+from generation.presets import assemble_pipeline, get_preset, ltx, tiny
 from tests.conftest import ROOT, subprocess_env
 from tests.generation.conftest import FRAMES, SIZE, request
 
@@ -60,14 +60,7 @@ def tiny_ltx_vae() -> AutoencoderKLLTXVideo:
 
 def test_the_ltx_recipe_renders_through_a_real_ltx_vae_with_continuity():
     tokenizer, text_encoder = tiny.build_text_encoder()
-    pipe = LTXConditionPipeline(
-        transformer=tiny.build_transformer(num_layers=2),
-        vae=tiny_ltx_vae(),
-        scheduler=FlowMatchEulerDiscreteScheduler(),
-        text_encoder=text_encoder,
-        tokenizer=tokenizer,
-    )
-    pipe.set_progress_bar_config(disable=True)
+    pipe = assemble_pipeline(tiny.build_transformer(num_layers=2), tiny_ltx_vae(), text_encoder, tokenizer)
     preset = dataclasses.replace(ltx.PRESET, max_sequence_length=16)
     renderer = Renderer(preset, pipe, CacheSettings())
 
