@@ -20,7 +20,6 @@ import functools
 import os
 import random
 import shutil
-import socket
 import subprocess
 import tempfile
 import threading
@@ -28,14 +27,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from yolive.benchmarking import cpu_seconds, free_port
+
 WORKDIR = Path(tempfile.mkdtemp(prefix="yolive-stream-bench-"))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
 
 REDIS_PORT = free_port()
 os.environ.update(
@@ -72,11 +66,6 @@ from yolive.voting.models import Clip, Prompt, Round  # noqa: E402
 
 AGED_CLIP = 500
 FF_CLIP_SECONDS = 10
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
 def clip_frames(number: int, seconds: int) -> Path:

@@ -2,7 +2,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import time
 from collections.abc import Iterator
@@ -12,6 +11,7 @@ from urllib.parse import quote
 import pytest
 import redis
 
+from yolive.benchmarking import free_port
 from yolive.redis_client import get_redis
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,12 +23,6 @@ def clean_redis() -> Iterator[None]:
     get_redis().flushdb()
     yield
     get_redis().flushdb()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class PrivateRedis:

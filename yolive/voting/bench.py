@@ -24,18 +24,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from yolive.benchmarking import cpu_seconds, free_port
 from yolive.voting.loadclient import run_load
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PROBES = 20  # clients that each own two candidates; 2 x 20 + PUBLIC candidates stays under MAX_CANDIDATES
 PUBLIC = 8  # candidates everybody else votes on
 STARTUP_TIMEOUT_S = 60
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def sandbox_env(workdir: Path, redis_port: int) -> dict[str, str]:
@@ -54,11 +49,6 @@ def sandbox_env(workdir: Path, redis_port: int) -> dict[str, str]:
         LOG_LEVEL="WARNING",
         PYTHONUNBUFFERED="1",
     )
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
 class Sandbox:
