@@ -14,7 +14,7 @@ run: setup redis
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py ensure_moderator
 	$(PY) manage.py print_urls
-	.venv/bin/honcho start
+	.venv/bin/supervisord --configuration supervisord.conf --pidfile var/supervisord.pid
 
 lint: setup
 	.venv/bin/ruff check .

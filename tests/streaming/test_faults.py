@@ -145,7 +145,7 @@ def test_manage_py_broadcast_beats_stops_cleanly_on_a_signal_and_a_new_one_goes_
             time.sleep(0.5)
         assert check_playlist_rules([before, after]) == 0
         assert m3u8.loads(after).segments[listed_before].discontinuity
-        process.send_signal(signal.SIGINT)  # honcho's Ctrl-C
+        process.send_signal(signal.SIGINT)  # a terminal's Ctrl-C
         assert process.wait(timeout=20) == 0
     finally:
         if process.poll() is None:

@@ -77,7 +77,7 @@ class Sandbox:
         self.stop_web()
         self.web_port = free_port()
         env = dict(self.env, TALLY_BROADCAST=broadcast)
-        # As the Procfile runs it: compressing every tally for every socket would cost more CPU than the
+        # As yolive.serve runs it: compressing every tally for every socket would cost more CPU than the
         # whole vote path (measured: docs/benchmarks.md).
         uvicorn = [sys.executable, "-m", "uvicorn", "yolive.asgi:application", "--ws", "websockets"]
         uvicorn += ["--ws-per-message-deflate", "true" if deflate else "false"]

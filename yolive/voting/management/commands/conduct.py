@@ -1,4 +1,4 @@
-"""`manage.py conduct`: run the round clock until SIGTERM or SIGINT (honcho's Ctrl-C)."""
+"""`manage.py conduct`: run the round clock until SIGTERM or SIGINT (a supervisor's stop, Ctrl-C)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,42 @@
+"""`python -m yolive.serve`: the web process, uvicorn on WEB_HOST:WEB_PORT with the channel's flags.
+
+`make run` (supervisord.conf) and production (deploy/yolive-web.service) start it the same way, so the
+flags live here once, and the address comes from settings (a `.env` file applies too).
+"""
+
+from __future__ import annotations
+
+import os
+
+import uvicorn
+
+from yolive.startup import exit_on_bad_settings
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yolive.settings")
+    exit_on_bad_settings()
+    import django
+    from django.conf import settings
+
+    django.setup()  # LOGGING (LOG_FORMAT) applies to uvicorn's own messages too
+    behind_proxy = bool(settings.WEB_FORWARDED_ALLOW_IPS)
+    uvicorn.run(
+        "yolive.asgi:application",
+        host=settings.WEB_HOST,
+        port=settings.WEB_PORT,
+        workers=settings.WEB_PROCESSES or os.cpu_count() or 1,
+        # websockets rather than wsproto: the faster of the two under a few thousand viewer sockets.
+        ws="websockets",
+        # Tallies are small and frequent: compressing each costs more CPU per socket than it saves.
+        ws_per_message_deflate=False,
+        access_log=False,  # nginx keeps the access log in production; one line per segment is noise here
+        log_config=None,
+        # Per-IP rate limits need the viewer's address, not the proxy's (docs/operations.md).
+        proxy_headers=behind_proxy,
+        forwarded_allow_ips=settings.WEB_FORWARDED_ALLOW_IPS or None,
+    )
+
+
+if __name__ == "__main__":
+    main()
