@@ -28,6 +28,7 @@ from streaming.encoder import Encoder, EncoderDied
 from streaming.keeper import Keeper
 from streaming.playlist import LIVE_PLAYLIST, LiveWindow, Segment, render_live_playlist, resume_window
 from streaming.playlist import write_atomically as write_playlist
+from yolive import metrics
 from yolive.voting.models import Clip
 
 log = logging.getLogger(__name__)
@@ -103,6 +104,7 @@ class Broadcaster:
         self._slate_key: tuple[object, ...] = ()
         self._slate: picture.Frame = np.zeros((spec.height, spec.width, 3), dtype=np.uint8)
         self.discontinuity_pending = False
+        self.filler_since_clip = 0.0  # seconds of filler since the last clip: how late the next one is
         self.media_time = 0.0
         self._epoch = 0.0
         self._epoch_frames = 0
@@ -272,10 +274,19 @@ class Broadcaster:
         due = time.monotonic() + self.viewer_delay_s
         for cue in slot.cues:
             self.announcer.at(due, cue)
+        self.count_airtime(slot, duration)
         if slot.clip is not None:
             self.keep_for_archive(slot, uri, duration)
         if self.on_segment is not None:
             self.on_segment(segment)
+
+    def count_airtime(self, slot: Slot, duration: float) -> None:
+        if slot.clip is None:
+            metrics.FILLER_SECONDS.inc(duration)
+            self.filler_since_clip += duration
+        elif slot.index == 0:
+            metrics.CLIP_LATENESS.observe(self.filler_since_clip)
+            self.filler_since_clip = 0.0
 
     def keep_for_archive(self, slot: Slot, uri: str, duration: float) -> None:
         assert slot.clip is not None
@@ -304,6 +315,7 @@ class Broadcaster:
         self.replay.extendleft(reversed(self.fed))
         self.fed.clear()
         self.restarts += 1
+        metrics.FFMPEG_RESTARTS.inc()
         self.start_encoder(discontinuity=True)
 
     def delete_retired(self) -> None:

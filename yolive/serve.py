@@ -7,6 +7,7 @@ flags live here once, and the address comes from settings (a `.env` file applies
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import uvicorn
 
@@ -22,7 +23,8 @@ def main() -> None:
     django.setup()  # LOGGING (LOG_FORMAT) applies to uvicorn's own messages too
     behind_proxy = bool(settings.WEB_FORWARDED_ALLOW_IPS)
     uvicorn.run(
-        "yolive.asgi:application",
+        "yolive.serve:application",
+        factory=True,
         host=settings.WEB_HOST,
         port=settings.WEB_PORT,
         workers=settings.WEB_PROCESSES or os.cpu_count() or 1,
@@ -36,6 +38,16 @@ def main() -> None:
         proxy_headers=behind_proxy,
         forwarded_allow_ips=settings.WEB_FORWARDED_ALLOW_IPS or None,
     )
+
+
+def application() -> Any:
+    """The ASGI application of one served process, which also reports its metrics (tests import
+    yolive.asgi alone and report none)."""
+    from yolive import metrics
+    from yolive.asgi import application
+
+    metrics.start_publishing()
+    return application
 
 
 if __name__ == "__main__":

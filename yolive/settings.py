@@ -182,6 +182,8 @@ SUBMITS_PER_WINDOW_PER_IP = env_int("SUBMITS_PER_WINDOW_PER_IP", 20, minimum=1)
 # tally per accepted vote and exists only so the benchmark can measure what coalescing saves.
 TALLY_BROADCAST = env_choice("TALLY_BROADCAST", "tick", ("tick", "per_vote"))
 MODERATOR_USERNAME = env_str("MODERATOR_USERNAME", "moderator")
+# /metrics answers staff, and a scraper that sends `Authorization: Bearer <this>`; empty = staff only.
+METRICS_TOKEN = env_str("METRICS_TOKEN", "")
 # The profanity classifier's probability at which a prompt waits for a moderator, and at which it is refused.
 MODERATION_HOLD_AT = env_float("MODERATION_HOLD_AT", 0.5, minimum=0.0, maximum=1.0)
 MODERATION_REJECT_AT = env_float("MODERATION_REJECT_AT", 0.9, minimum=0.0, maximum=1.0)

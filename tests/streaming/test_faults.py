@@ -15,7 +15,7 @@ from streaming.broadcaster import LIVE_WINDOW_SEGMENTS
 from tests.conftest import ROOT, subprocess_env
 from tests.streaming.conftest import FPS, SEGMENT, make_clip, start_broadcaster
 from tests.streaming.helpers import PlaylistReloads, check_playlist_rules, packets
-from yolive import heartbeat
+from yolive import heartbeat, metrics
 from yolive.voting.models import Clip
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -31,6 +31,7 @@ def test_killing_ffmpeg_mid_clip_restarts_it_and_the_same_playlist_goes_on(tmp_p
         reloads.start()
         first_ffmpeg = on_air.broadcaster.encoder
         assert first_ffmpeg is not None
+        restarts_before = metrics.REGISTRY.get_sample_value("yolive_ffmpeg_restarts_total")
         os.kill(first_ffmpeg.pid, signal.SIGKILL)
         killed_after = len(on_air.segments)
         # Long enough for the marked segment to slide out of the window.
@@ -40,6 +41,7 @@ def test_killing_ffmpeg_mid_clip_restarts_it_and_the_same_playlist_goes_on(tmp_p
         on_air.finish()
 
     assert on_air.broadcaster.restarts == 1
+    assert metrics.REGISTRY.get_sample_value("yolive_ffmpeg_restarts_total") == restarts_before + 1
     assert first_ffmpeg.process.poll() is not None
     segments = [s for s in on_air.segments if s.duration == SEGMENT]
     assert [s.sequence for s in segments] == list(range(len(segments)))

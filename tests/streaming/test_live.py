@@ -34,6 +34,7 @@ from tests.streaming.helpers import (
     serving,
     stream_parameters,
 )
+from yolive import metrics
 from yolive.voting.models import Clip, Prompt, Round
 
 # The database is set up for the module's one broadcast; tests read what the fixture saved of it.
@@ -52,6 +53,15 @@ class Scenario:
     tap: EventTap
     late_ready_after: int  # segments listed when the late clip became ready
     removed_still_served: dict[str, int] = field(default_factory=dict)
+    recorded: dict[str, float] = field(default_factory=dict)  # what the broadcast added to the metrics
+
+
+AIRTIME_SAMPLES = ("yolive_filler_seconds_total", "yolive_clip_lateness_seconds_count")
+AIRTIME_SAMPLES += ("yolive_clip_lateness_seconds_sum",)
+
+
+def airtime_metrics() -> dict[str, float]:
+    return {name: metrics.REGISTRY.get_sample_value(name) or 0.0 for name in AIRTIME_SAMPLES}
 
 
 def kept_late_segments(on_air: OnAir, base: str) -> dict[str, int]:
@@ -79,6 +89,7 @@ def scenario(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ign
         tap = EventTap()
         tap.start()
         assert tap.listening.wait(10)
+        metrics_before = airtime_metrics()
         with serving(tmp / "hls") as base, ThreadPoolExecutor(1) as pool:
             on_air = start_broadcaster(tmp, clip_seconds=CLIP_SECONDS)
             try:
@@ -100,7 +111,10 @@ def scenario(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ign
         after = {
             name: Clip.objects.select_related("round", "prompt").get(id=c.id) for name, c in clips.items()
         }
-        yield Scenario(on_air, after, decoded, archive, reloads, tap, late_ready_after, removed_still_served)
+        recorded = {name: value - metrics_before[name] for name, value in airtime_metrics().items()}
+        yield Scenario(
+            on_air, after, decoded, archive, reloads, tap, late_ready_after, removed_still_served, recorded
+        )
         Clip.objects.all().delete()
         Prompt.objects.all().delete()
         Round.objects.all().delete()
@@ -184,6 +198,16 @@ def test_ready_clips_air_in_round_order_and_filler_covers_the_gap(scenario):
     assert set(order[2 * per_clip : first_late]) == {None}
     # Ready during filler: it starts at the next segment boundary (one more if the poll just missed it).
     assert first_late <= scenario.late_ready_after + 2
+
+
+def test_filler_seconds_and_how_late_each_clip_started_are_counted(scenario):
+    order = [s.clip_id for s in scenario.on_air.segments]
+    first_late = order.index(scenario.clips["late"].id)
+    filler = sum(s.duration for s in scenario.on_air.segments if s.clip_id is None)
+    assert scenario.recorded["yolive_filler_seconds_total"] == pytest.approx(filler)
+    # Three clips started: two back to back, then the late one after the filler that covered for it.
+    assert scenario.recorded["yolive_clip_lateness_seconds_count"] == 3
+    assert scenario.recorded["yolive_clip_lateness_seconds_sum"] == SEGMENT * order[:first_late].count(None)
 
 
 def test_a_clip_whose_frames_cannot_air_is_marked_failed_and_skipped_over(scenario):

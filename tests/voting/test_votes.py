@@ -3,7 +3,8 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from tests.voting.conftest import open_round, submit, tick
+from tests.voting.conftest import Viewer, open_round, submit, tick
+from yolive import metrics
 from yolive.moderation.actions import approve_prompt
 from yolive.voting import tally
 from yolive.voting.models import Prompt
@@ -100,3 +101,29 @@ async def test_a_prompt_a_moderator_approves_joins_the_open_ballot(make_viewer):
     assert (await alice.until("candidate"))["prompt"]["id"] == held.pk
     assert (await alice.ask({"type": "vote", "prompt_id": held.pk}))["type"] == "voted"
     assert (await tick(rnd.pk))["counts"] == {str(held.pk): 1}
+
+
+def sample(name: str, **labels: str) -> float:
+    return metrics.REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+async def test_votes_are_counted_as_accepted_or_refused_by_code_and_sockets_as_open():
+    await open_round()
+    accepted = sample("yolive_votes_accepted_total")
+    invalid = sample("yolive_votes_refused_total", code="invalid")
+    unknown = sample("yolive_votes_refused_total", code="unknown_prompt")
+    sockets = sample("yolive_open_sockets", socket="viewer")
+    alice = await Viewer().connect()
+    kite = await submit(alice, "a red kite over the dunes")
+    assert sample("yolive_open_sockets", socket="viewer") == sockets + 1
+
+    await alice.ask({"type": "vote", "prompt_id": kite["id"]})
+    await alice.ask({"type": "vote", "prompt_id": "kite"})
+    await alice.ask({"type": "vote", "prompt_id": kite["id"] + 1000})
+    await alice.ask({"type": "vote", "prompt_id": kite["id"] + 1001})
+
+    assert sample("yolive_votes_accepted_total") == accepted + 1
+    assert sample("yolive_votes_refused_total", code="invalid") == invalid + 1
+    assert sample("yolive_votes_refused_total", code="unknown_prompt") == unknown + 2
+    await alice.close()
+    assert sample("yolive_open_sockets", socket="viewer") == sockets

@@ -19,7 +19,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from yolive import events
+from yolive import events, metrics
 from yolive.voting import services, tally
 from yolive.voting.errors import VotingError
 from yolive.voting.fanout import TALLIES, fanout
@@ -67,6 +67,7 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Frame:
 class LiveConsumer(AsyncWebsocketConsumer):
     groups: list[str] = []
     tally_busy = False  # set by the fan-out while a tally is being written to this socket
+    _counted = False  # in the open-sockets gauge
     viewer: Viewer
     ip: str
 
@@ -83,6 +84,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await fanout().join(self)
         try:
             await self.accept()
+            metrics.OPEN_SOCKETS.labels("viewer").inc()
+            self._counted = True
             await self.send_json(await build_snapshot(self.viewer))
         except BaseException:
             fanout().leave(self)  # a socket that never opened must not keep receiving tallies
@@ -99,6 +102,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         fanout().leave(self)
+        if self._counted:
+            metrics.OPEN_SOCKETS.labels("viewer").dec()
+            self._counted = False
 
     async def send_json(self, frame: Frame) -> None:
         await self.send(text_data=json.dumps(frame))
@@ -144,6 +150,17 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.send_json({"type": "submitted", "prompt": prompt})
 
     async def on_vote(self, frame: Frame) -> None:
+        try:
+            await self.vote(frame)
+        except VotingError as exc:
+            metrics.VOTES_REFUSED.labels(exc.code).inc()
+            raise
+        except (redis.ConnectionError, redis.TimeoutError):
+            metrics.VOTES_REFUSED.labels("unavailable").inc()
+            raise
+        metrics.VOTES_ACCEPTED.inc()
+
+    async def vote(self, frame: Frame) -> None:
         prompt_id = frame.get("prompt_id")
         if not isinstance(prompt_id, int) or isinstance(prompt_id, bool) or prompt_id < 1:
             raise VotingError("invalid", "A vote needs 'prompt_id', a candidate's id.")

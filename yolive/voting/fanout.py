@@ -12,10 +12,13 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 import weakref
 from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
+
+from yolive import metrics
 
 log = logging.getLogger(__name__)
 
@@ -66,12 +69,20 @@ class TallyFanout:
                 await asyncio.shield(layer.group_discard(TALLIES, channel))
 
     def deliver(self, text: str) -> None:
+        received = time.perf_counter()
+        sends = []
         for socket in list(self.sockets):
             if not socket.tally_busy:
                 socket.tally_busy = True
                 task = asyncio.create_task(_send(socket, text))
                 self._sending.add(task)
                 task.add_done_callback(self._sending.discard)
+                sends.append(task)
+        if sends:
+            everyone = asyncio.gather(*sends, return_exceptions=True)
+            everyone.add_done_callback(
+                lambda _: metrics.TALLY_FANOUT_SECONDS.observe(time.perf_counter() - received)
+            )
 
 
 async def _send(socket: Socket, text: str) -> None:

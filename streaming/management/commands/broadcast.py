@@ -12,6 +12,7 @@ from django.core.management.base import BaseCommand
 
 from streaming.broadcaster import Broadcaster
 from streaming.command import EncoderSpec, choose_encoder
+from yolive import metrics
 
 log = logging.getLogger(__name__)
 
@@ -51,4 +52,5 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
+        metrics.start_publishing()
         broadcaster_from_settings().run(stop)
