@@ -19,6 +19,10 @@ command -v npm >/dev/null || missing+=(nodejs npm)
 # The default model's world draws its subjects from Noto's colour emoji (generation/world/).
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
 "$PYTHON" -c "import venv, ensurepip" 2>/dev/null || missing+=(python3-venv)
+# The deploy/ checks: systemd-analyze verify on the units, nginx -t (and a run) on the site.
+command -v systemd-analyze >/dev/null || missing+=(systemd)
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+command -v openssl >/dev/null || missing+=(openssl)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing system packages: ${missing[*]}"
   as_root apt-get update -qq

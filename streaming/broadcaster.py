@@ -28,7 +28,7 @@ from streaming.encoder import Encoder, EncoderDied
 from streaming.keeper import Keeper
 from streaming.playlist import LIVE_PLAYLIST, LiveWindow, Segment, render_live_playlist, resume_window
 from streaming.playlist import write_atomically as write_playlist
-from yolive import metrics
+from yolive import logs, metrics
 from yolive.voting.models import Clip
 
 log = logging.getLogger(__name__)
@@ -148,6 +148,11 @@ class Broadcaster:
         offset = timedelta(seconds=self._epoch_frames / self.spec.fps)
         slot.pdt = self._epoch_wall + offset if self.paced else datetime.now(UTC)
         self.fed.append(slot)
+        with logs.bound(clip_id=slot.clip.info.id if slot.clip else None):
+            self.feed_frames(slot, stop)
+
+    def feed_frames(self, slot: Slot, stop: threading.Event) -> None:
+        assert self.encoder is not None
         for i in range(self.spec.frames_per_segment):
             if stop.is_set():
                 return

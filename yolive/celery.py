@@ -9,6 +9,7 @@ from typing import Any
 from celery import Celery
 from celery.signals import (
     task_postrun,
+    task_prerun,
     worker_process_init,
     worker_process_shutdown,
     worker_ready,
@@ -48,6 +49,23 @@ def flush_metrics(**_: Any) -> None:
 
 # Stages of Clip.timings that are a part of the worker's time ("seconds" is the clip's length).
 RENDER_STAGES = ("queue_wait", "text_encoding", "denoising", "decoding", "storing", "total")
+
+
+@task_prerun.connect
+def bind_clip_to_logs(task: Any = None, args: Any = None, **_: Any) -> None:
+    if getattr(task, "name", "") == "generation.tasks.render_clip" and args:
+        from yolive.logs import bind
+        from yolive.voting.models import Clip
+
+        round_id = Clip.objects.filter(id=args[0]).values_list("round_id", flat=True).first()
+        bind(clip_id=args[0], round_id=round_id)
+
+
+@task_postrun.connect
+def unbind_logs(**_: Any) -> None:
+    from yolive.logs import unbind
+
+    unbind()
 
 
 @task_postrun.connect

@@ -13,6 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
 from yolive.env import env_bool, env_choice, env_float, env_int, env_list, env_secret, env_str
+from yolive.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ENV_FILE = BASE_DIR / ".env"
@@ -209,10 +210,6 @@ STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns on every start when it is m
 STATICFILES_DIRS = [("vendor/hls", BASE_DIR / "node_modules" / "hls.js" / "dist")]
 WHITENOISE_USE_FINDERS = True  # serve straight from the app folders: no collectstatic step on one machine
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-}
+# plain: one line of text per record; json: one JSON object a line with process, round_id and clip_id.
+LOG_FORMAT = env_choice("LOG_FORMAT", "plain", ("plain", "json"))
+LOGGING = logging_config(LOG_FORMAT, env_str("LOG_LEVEL", "INFO"))

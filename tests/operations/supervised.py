@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import m3u8
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import ROOT, PrivateRedis, free_port, subprocess_env
 
 PY = str(ROOT / ".venv" / "bin" / "python")
+METRICS_TOKEN = "supervised-scrape-token"
 SPAWNED = re.compile(r"spawned: '(\w+)' with pid (\d+)")
 TS_SYNC_BYTE = 0x47  # every MPEG-TS packet starts with it
 
@@ -78,6 +80,7 @@ class SupervisedChannel:
             CHANNEL_PREFIX=f"yolive-supervised-{self.port}",
             MODEL_PRESET="tiny",
             WEB_PORT=str(self.port),
+            METRICS_TOKEN=METRICS_TOKEN,
         )
         subprocess.run([PY, "manage.py", "migrate", "--no-input"], cwd=ROOT, env=self.env, check=True)
         self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
@@ -107,6 +110,18 @@ class SupervisedChannel:
     def ffmpeg_pid(self) -> int | None:
         found = [pid for pid, name in children(self.pid("broadcaster")) if name == "ffmpeg"]
         return found[0] if found else None
+
+    def metrics(self) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+        request = urllib.request.Request(
+            f"{self.url}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            text = response.read().decode()
+        return {
+            (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in text_string_to_metric_families(text)
+            for sample in family.samples
+        }
 
     def health(self) -> tuple[int, dict]:
         status, body = http_get(f"{self.url}/healthz")

@@ -16,6 +16,7 @@ import pytest
 from tests.operations.supervised import LiveClient, SupervisedChannel
 from tests.streaming.helpers import check_playlist_rules
 from yolive.heartbeat import BEAT_TTL_S
+from yolive.metrics.shared import FLUSH_INTERVAL_S
 
 pytestmark = pytest.mark.slow
 
@@ -43,6 +44,17 @@ def kill_and_wait_for_the_replacement(channel: SupervisedChannel, name: str) -> 
         time.sleep(0.2)
 
 
+def wait_for_metrics(channel: SupervisedChannel) -> dict:
+    """/metrics once the processes' last flushes are in: what the web, the worker's pool process and the
+    broadcaster recorded, across the restarts above."""
+    deadline = time.monotonic() + 3 * FLUSH_INTERVAL_S
+    while True:
+        samples = channel.metrics()
+        if samples.get(("yolive_ffmpeg_restarts_total", ()), 0) >= 1 or time.monotonic() > deadline:
+            return samples
+        time.sleep(1)
+
+
 def test_killing_each_process_in_turn_leaves_the_stream_playing_and_health_returns(tmp_path):
     channel = SupervisedChannel(tmp_path / "channel")
     channel.start()
@@ -63,6 +75,7 @@ def test_killing_each_process_in_turn_leaves_the_stream_playing_and_health_retur
             assert {p: channel.pid(p) for p in others} == others, f"killing {name} restarted others"
             discontinuities_by_kill[name] = sum(f.discontinuity for f in client.listed_since(killed_at))
             print(f"killed {name}: /healthz 200 again {time.monotonic() - killed_at:.1f} s after the kill")
+        recorded = wait_for_metrics(channel)
     finally:
         client.stop()
         status = channel.stop()
@@ -84,3 +97,11 @@ def test_killing_each_process_in_turn_leaves_the_stream_playing_and_health_retur
     assert status == 0
     assert not any(os.path.exists(f"/proc/{channel.pid(p)}") for p in PROGRAMS)
     assert "stopped: broadcaster (exit status 0)" in log
+    # Metrics from every process add up in Redis and outlive the processes that recorded them.
+    assert recorded[("yolive_ffmpeg_restarts_total", ())] == 1
+    assert recorded[("yolive_render_seconds_count", (("stage", "total"),))] >= 1
+    assert recorded[("yolive_clips", (("status", "aired"),))] >= 1
+    assert recorded[("yolive_clip_lateness_seconds_count", ())] >= 1
+    assert recorded[("yolive_filler_seconds_total", ())] > 0
+    assert 0 <= recorded[("yolive_newest_segment_age_seconds", ())] < 10
+    assert recorded[("yolive_processes", (("process", "worker"),))] >= 1
