@@ -1,4 +1,6 @@
+import json
 import multiprocessing
+import re
 import subprocess
 import time
 from datetime import timedelta
@@ -113,3 +115,14 @@ def test_a_scraper_with_the_configured_token_gets_in(client, settings):
     settings.METRICS_TOKEN = "scrape-token-1"
     assert client.get("/metrics", headers={"Authorization": "Bearer wrong"}).status_code == 401
     scrape(client, Authorization="Bearer scrape-token-1")
+
+
+def test_the_grafana_dashboard_asks_only_for_metrics_that_exist(staff_client):
+    dashboard = json.loads((ROOT / "docs" / "grafana-dashboard.json").read_text())
+    queries = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", [])]
+    names = {name for query in queries for name in re.findall(r"yolive_\w+", query)}
+    wanted = {re.sub(r"_(bucket|count|sum)$", "", name) for name in names}
+    text = staff_client.get("/metrics").content.decode()
+    exposed = set(re.findall(r"^# TYPE (yolive_\w+)", text, re.MULTILINE))
+    exposed |= {name.removesuffix("_total") for name in exposed} | {f"{name}_total" for name in exposed}
+    assert len(queries) >= 15 and wanted - exposed == set()
