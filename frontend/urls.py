@@ -1,8 +1,10 @@
 from django.urls import include, path
 
-from frontend import views
+from frontend import clip_pages, views
 
 urlpatterns = [
     path("", views.viewer_page, name="viewer"),
+    path("clips/", clip_pages.archive_page, name="archive"),
+    path("clips/<int:clip_id>/", clip_pages.clip_page, name="clip"),
     path("mod/", include("yolive.moderation.urls")),
 ]

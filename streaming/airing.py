@@ -20,6 +20,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import close_old_connections
+from django.urls import reverse
 from django.utils import timezone
 
 from yolive.events import VIEWERS, publish, viewer_group
@@ -150,7 +151,7 @@ def mark_on_air(clip_id: int) -> None:
     if not changed:
         log.warning("clip %s aired while %s", clip_id, clip.status)
     publish(VIEWERS, clip_event(clip))
-    tell_author_it_aired(clip.prompt)
+    tell_author_it_aired(clip.prompt, clip.id)
     publish(
         VIEWERS,
         {
@@ -163,11 +164,18 @@ def mark_on_air(clip_id: int) -> None:
     )
 
 
-def tell_author_it_aired(prompt: Prompt) -> None:
-    """The author's own list shows the prompt as aired from the moment it reaches viewers."""
+def tell_author_it_aired(prompt: Prompt, clip_id: int) -> None:
+    """The author's own list shows the prompt as aired from the moment it reaches viewers, with a link to
+    the clip's page to share."""
     Prompt.objects.filter(id=prompt.id).update(status=Prompt.Status.AIRED)
     if prompt.author is not None:
-        event = {"type": "prompt_status", "prompt_id": prompt.id, "status": "aired", "reason": ""}
+        event = {
+            "type": "prompt_status",
+            "prompt_id": prompt.id,
+            "status": "aired",
+            "reason": "",
+            "clip_url": reverse("clip", args=[clip_id]),
+        }
         publish(viewer_group(prompt.author.key), event)
 
 

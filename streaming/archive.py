@@ -1,4 +1,5 @@
-"""Every aired clip kept for replay as its own small VOD: hard links to its live segments plus a playlist.
+"""Every aired clip kept for replay as its own small VOD: hard links to its live segments, a playlist and
+a poster (a frame from the middle of the clip, for its page and the archive's thumbnails).
 
 Links cost no copy and survive the live window deleting its own names. Archives older than
 ARCHIVE_RETENTION_HOURS are removed by `sweep` (0 turns the archive off).
@@ -13,12 +14,17 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
+from PIL import Image
+
 from streaming.playlist import render_vod_playlist, write_atomically
 
 log = logging.getLogger(__name__)
 
 ARCHIVE_DIR = "archive"
 INDEX = "index.m3u8"
+POSTER = "poster.jpg"
+POSTER_QUALITY = 85  # about 30 KB at 512x288: small enough for a page of thumbnails
 
 
 def archive_path(clip_id: int) -> str:
@@ -26,8 +32,16 @@ def archive_path(clip_id: int) -> str:
     return f"{ARCHIVE_DIR}/{clip_id}/{INDEX}"
 
 
-def archive_clip(hls_dir: Path, clip_id: int, segments: Iterable[tuple[str, float]]) -> str:
-    """Link the clip's segments into archive/<clip_id>/ and write its playlist; returns its archive_path."""
+def poster_path(clip_id: int) -> str:
+    """The clip's poster relative to HLS_DIR."""
+    return f"{ARCHIVE_DIR}/{clip_id}/{POSTER}"
+
+
+def archive_clip(
+    hls_dir: Path, clip_id: int, segments: Iterable[tuple[str, float]], poster: np.ndarray | None = None
+) -> str:
+    """Link the clip's segments into archive/<clip_id>/ and write its playlist and poster (an RGB frame);
+    returns its archive_path."""
     items = list(segments)
     dest = hls_dir / ARCHIVE_DIR / str(clip_id)
     staging = hls_dir / ARCHIVE_DIR / f".{clip_id}.tmp"
@@ -39,6 +53,8 @@ def archive_clip(hls_dir: Path, clip_id: int, segments: Iterable[tuple[str, floa
         except OSError:
             shutil.copyfile(hls_dir / uri, staging / uri)  # another filesystem: copy instead
     write_atomically(staging / INDEX, render_vod_playlist(items))
+    if poster is not None:
+        Image.fromarray(poster).save(staging / POSTER, "JPEG", quality=POSTER_QUALITY)
     shutil.rmtree(dest, ignore_errors=True)
     os.replace(staging, dest)
     return archive_path(clip_id)

@@ -305,7 +305,9 @@ class Broadcaster:
         if slot.index == slot.clip.slots - 1:
             del self.archive_parts[clip_id]
             try:
-                path = archive.archive_clip(self.hls_dir, clip_id, parts)
+                frames = slot.clip.frames
+                poster = picture.clip_frame(frames, len(frames) // 2)
+                path = archive.archive_clip(self.hls_dir, clip_id, parts, poster)
             except OSError:
                 log.exception("cannot archive clip %s", clip_id)
                 return

@@ -15,11 +15,13 @@ CONTENT_TYPES = {
     ".m3u8": "application/vnd.apple.mpegurl",
     ".ts": "video/mp2t",
     ".mp4": "video/mp4",
+    ".jpg": "image/jpeg",  # an archived clip's poster
 }
 # A live playlist changes every segment (2 s): clients and caches may hold it for at most half of that.
 PLAYLIST_CACHE = "public, max-age=1"
 # Segment names are never reused, so a cached copy is always right.
 SEGMENT_CACHE = "public, max-age=31536000, immutable"
+POSTER_CACHE = "public, max-age=86400"  # a clip's poster never changes, but goes with its archive
 CORS = {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
@@ -51,7 +53,8 @@ def hls_file(request: HttpRequest, path: str) -> HttpResponse:
         except FileNotFoundError:  # deleted by the live window between the check and the open
             raise Http404("no such stream file") from None
         response = FileResponse(handle, content_type=CONTENT_TYPES[file.suffix])
-        response["Cache-Control"] = PLAYLIST_CACHE if file.suffix == ".m3u8" else SEGMENT_CACHE
+        caches = {".m3u8": PLAYLIST_CACHE, ".jpg": POSTER_CACHE}
+        response["Cache-Control"] = caches.get(file.suffix, SEGMENT_CACHE)
     else:
         return HttpResponseNotAllowed(["GET", "HEAD", "OPTIONS"])
     for header, value in CORS.items():

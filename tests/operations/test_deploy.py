@@ -147,6 +147,8 @@ def test_the_nginx_site_passes_nginx_t_and_serves_the_channel_as_documented(tmp_
     (nginx.hls / "seg_00000001.ts").write_bytes(b"\x47" * 188)
     (nginx.hls / ".live.m3u8.tmp").write_text("#EXTM3U\n")
     (nginx.hls / "notes.txt").write_text("not a stream file")
+    (nginx.hls / "archive" / "7").mkdir(parents=True)
+    (nginx.hls / "archive" / "7" / "poster.jpg").write_bytes(b"\xff\xd8\xff")
     server = subprocess.Popen(nginx.command("-g", "daemon off;"))
     try:
         wait_until_up(nginx)
@@ -160,6 +162,9 @@ def test_the_nginx_site_passes_nginx_t_and_serves_the_channel_as_documented(tmp_
         assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
         status, headers, _ = nginx.get("/hls/live.m3u8", method="OPTIONS")
         assert status == 204 and "GET" in headers["Access-Control-Allow-Methods"]
+        status, headers, _ = nginx.get("/hls/archive/7/poster.jpg")
+        assert status == 200 and headers["Content-Type"] == "image/jpeg"
+        assert headers["Cache-Control"] == "public, max-age=86400"
         for hidden in ("/hls/.live.m3u8.tmp", "/hls/notes.txt", "/hls/seg_00000002.ts"):
             assert nginx.get(hidden)[0] == 404, hidden
         assert "Cache-Control" not in nginx.get("/hls/seg_00000002.ts")[1]

@@ -101,4 +101,10 @@ def test_a_clip_on_air_marks_its_prompt_aired_and_tells_its_author(tmp_path):
     event = async_to_sync(listen_while_airing)()
 
     assert Prompt.objects.get(id=clip.prompt_id).status == Prompt.Status.AIRED
-    assert event == {"type": "prompt_status", "prompt_id": clip.prompt_id, "status": "aired", "reason": ""}
+    assert event == {
+        "type": "prompt_status",
+        "prompt_id": clip.prompt_id,
+        "status": "aired",
+        "reason": "",
+        "clip_url": f"/clips/{clip.id}/",
+    }

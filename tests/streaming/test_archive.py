@@ -2,6 +2,8 @@ import os
 import time
 
 import m3u8
+import numpy as np
+from PIL import Image
 
 from streaming import archive
 
@@ -46,3 +48,14 @@ def test_retention_removes_archives_older_than_the_setting_and_keeps_the_rest(tm
 
 def test_a_sweep_without_an_archive_does_nothing(tmp_path):
     assert archive.sweep(tmp_path / "nothing", retention_hours=1) == []
+
+
+def test_the_archive_keeps_a_poster_taken_from_the_clip(tmp_path):
+    frame = np.zeros((288, 512, 3), dtype=np.uint8)
+    frame[:, :256] = (200, 40, 40)  # left half red, right half black: survives JPEG
+    archive.archive_clip(tmp_path, 9, live_segments(tmp_path, ["seg_00000001.ts"]), poster=frame)
+    poster = tmp_path / archive.poster_path(9)
+    with Image.open(poster) as image:
+        assert image.format == "JPEG" and image.size == (512, 288)
+        pixels = np.asarray(image.convert("RGB"), dtype=np.int16)
+    assert np.abs(pixels - frame).mean() < 4

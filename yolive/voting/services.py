@@ -13,12 +13,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 
 from yolive import events
 from yolive.moderation import gate
 from yolive.voting import tally
 from yolive.voting.errors import VotingError
-from yolive.voting.models import Prompt, Viewer
+from yolive.voting.models import Clip, Prompt, Viewer
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +179,13 @@ def candidate_event(round_id: int, prompt: Prompt) -> dict[str, Any]:
 
 
 def prompt_view(prompt: Prompt) -> dict[str, Any]:
-    return {"id": prompt.pk, "text": prompt.text, "status": prompt.status, "reason": prompt.moderation_reason}
+    view = {"id": prompt.pk, "text": prompt.text, "status": prompt.status, "reason": prompt.moderation_reason}
+    if prompt.status == Prompt.Status.AIRED:  # its author gets the link to the clip's page to share
+        shown = prompt.clips.filter(status__in=[Clip.Status.ON_AIR, Clip.Status.AIRED])
+        clip_id = shown.order_by("-id").values_list("id", flat=True).first()
+        if clip_id is not None:
+            view["clip_url"] = reverse("clip", args=[clip_id])
+    return view
 
 
 def round_of_prompt(prompt_id: int) -> int | None:

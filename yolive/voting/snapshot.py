@@ -14,6 +14,7 @@ from django.conf import settings
 
 from yolive.voting import tally
 from yolive.voting.models import Clip, Prompt, Viewer
+from yolive.voting.services import prompt_view
 
 MY_PROMPTS_SHOWN = 10  # the viewer's newest prompts, with their moderation status
 RECENT_CLIPS_SHOWN = 6  # replays offered under the player
@@ -71,10 +72,7 @@ def _clips() -> dict[str, Any]:
 def _from_database(viewer: Viewer, round_id: int | None) -> dict[str, Any]:
     mine = Prompt.objects.filter(author=viewer).order_by("-id")
     return {
-        "my_prompts": [
-            {"id": p.pk, "text": p.text, "status": p.status, "reason": p.moderation_reason}
-            for p in mine[:MY_PROMPTS_SHOWN]
-        ],
+        "my_prompts": [prompt_view(p) for p in mine[:MY_PROMPTS_SHOWN]],
         "mine": set(mine.filter(round_id=round_id).values_list("id", flat=True)) if round_id else set(),
         **_clips(),
     }

@@ -1,5 +1,5 @@
 // The live player: hls.js where Media Source Extensions exist, the browser's own HLS (Safari, iOS)
-// otherwise. Starts muted (browsers only autoplay muted video); one tap unmutes.
+// otherwise. Muted, so browsers autoplay it (the stream has no sound track, so there is nothing to unmute).
 
 const LIVE_CONFIG = {
   lowLatencyMode: false, // ffmpeg writes plain HLS; 10 s clips do not need LL-HLS
@@ -74,6 +74,19 @@ export class Player {
     if (attempt && attempt.catch) attempt.catch(() => this.note("autoplay-blocked"));
   }
 
+  // Where the player holds live: hls.js's sync point, or for the browser's own HLS, three segments (6 s)
+  // from the end of what can be played.
+  livePosition() {
+    if (this.hls) return this.hls.liveSyncPosition ?? null;
+    const seekable = this.video.seekable;
+    return seekable.length ? Math.max(0, seekable.end(seekable.length - 1) - 6) : null;
+  }
+
+  behindLive() {
+    const live = this.livePosition();
+    return live === null ? 0 : live - this.video.currentTime;
+  }
+
   destroy() {
     if (this.hls) {
       this.hls.destroy();
@@ -82,18 +95,38 @@ export class Player {
   }
 }
 
-export function wireUnmute(video, button) {
-  const sync = () => {
-    const muted = video.muted;
-    button.setAttribute("aria-pressed", String(!muted));
-    button.textContent = muted ? "Tap to unmute" : "Mute";
-    button.classList.toggle("is-unmuted", !muted);
-  };
-  button.addEventListener("click", () => {
-    video.muted = !video.muted;
-    if (video.paused) video.play().catch(() => {});
-    sync();
+// More than this far behind where the player holds live (hls.js: three segments from the edge), a viewer
+// is offered a jump back. The live window is 12 s, so nobody playing falls more than 6 s behind that
+// point, and hls.js catches up at 1.2x by itself: 3 s leaves room for both.
+const BEHIND_LIVE_S = 3;
+
+// Full screen, picture-in-picture where the browser has it, and "Go to live" while behind.
+export function wireControls(player, container, { fullscreen, pip, goLive, onGoLive }) {
+  const video = player.video;
+  fullscreen.addEventListener("click", () => {
+    if (document.fullscreenElement) document.exitFullscreen();
+    else if (container.requestFullscreen) container.requestFullscreen();
+    else if (video.webkitEnterFullscreen) video.webkitEnterFullscreen(); // iPhone: the video alone
   });
-  video.addEventListener("volumechange", sync);
-  sync();
+  document.addEventListener("fullscreenchange", () => {
+    fullscreen.textContent = document.fullscreenElement ? "Exit full screen" : "Full screen";
+  });
+  pip.hidden = !(document.pictureInPictureEnabled && !video.disablePictureInPicture);
+  pip.addEventListener("click", () => {
+    if (document.pictureInPictureElement) document.exitPictureInPicture();
+    else video.requestPictureInPicture().catch(() => player.note("pip-refused"));
+  });
+  goLive.addEventListener("click", () => {
+    if (!player.live) onGoLive(); // a replay: back to the live stream
+    else {
+      const target = player.livePosition();
+      if (target !== null) video.currentTime = target;
+      video.play().catch(() => {});
+    }
+    goLive.hidden = true;
+  });
+  const check = () => {
+    goLive.hidden = !player.live || !(player.behindLive() > BEHIND_LIVE_S || video.paused);
+  };
+  for (const name of ["timeupdate", "pause", "play", "seeked"]) video.addEventListener(name, check);
 }

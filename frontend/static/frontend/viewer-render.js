@@ -72,6 +72,13 @@ export function renderMine(state) {
       status.className = "my-prompt-status";
       status.textContent = STATUS_TEXT[p.status] || p.status;
       li.append(text, status);
+      if (p.status === "aired" && p.clip_url) {
+        const link = document.createElement("a");
+        link.className = "my-prompt-link";
+        link.href = p.clip_url;
+        link.textContent = "watch and share";
+        li.append(link);
+      }
       if (p.status === "rejected" && p.reason) {
         const reason = document.createElement("span");
         reason.className = "my-prompt-reason";
@@ -105,7 +112,8 @@ export function renderClips(state, onReplay) {
   list.replaceChildren(
     ...state.recent.map((item) => {
       const li = document.createElement("li");
-      const label = document.createElement("span");
+      const label = document.createElement("a");
+      label.href = `/clips/${item.clip_id}/`;
       label.textContent = `Round ${item.round_number}: ${item.prompt}`;
       const button = document.createElement("button");
       button.type = "button";

@@ -1,5 +1,5 @@
 // The viewer page: one live socket, one player, and a state that snapshots replace and events update.
-import { Player, wireUnmute } from "./player.js";
+import { Player, wireControls } from "./player.js";
 import { LiveSocket, showConnection } from "./socket.js";
 import { renderBallot, renderClips, renderMine, renderCountdown, setFeedback } from "./viewer-render.js";
 
@@ -124,8 +124,9 @@ const handlers = {
   },
   prompt_status(ev) {
     const p = state.myPrompts.find((q) => q.id === ev.prompt_id);
-    if (p) Object.assign(p, { status: ev.status, reason: ev.reason });
-    if (ev.status === "rejected") setFeedback(`A moderator rejected your prompt: ${ev.reason}`, "error");
+    if (p) Object.assign(p, { status: ev.status, reason: ev.reason, clip_url: ev.clip_url });
+    if (ev.status === "aired") tellItAired(ev.clip_url);
+    else if (ev.status === "rejected") setFeedback(`A moderator rejected your prompt: ${ev.reason}`, "error");
     else if (ev.status === "approved") setFeedback("A moderator approved your prompt: it is up for votes.", "ok");
     renderMine(state);
   },
@@ -138,6 +139,15 @@ const handlers = {
     setFeedback(ev.message || "Something went wrong.", "error");
   },
 };
+
+function tellItAired(clipUrl) {
+  setFeedback("Your prompt aired! ", "ok");
+  const link = document.createElement("a");
+  link.href = clipUrl;
+  link.id = "aired-link";
+  link.textContent = "Watch and share it";
+  $("prompt-feedback").append(link);
+}
 
 function handle(ev) {
   const handler = handlers[ev.type];
@@ -188,11 +198,18 @@ $("prompt-text").addEventListener("input", updateCounter);
 $("prompt-text").addEventListener("keydown", (e) => {
   if (e.key === "Enter" && !e.shiftKey) submitPrompt(e); // Enter sends, Shift+Enter breaks the line
 });
-$("back-to-live").addEventListener("click", () => {
+function backToLive() {
   $("replaying").hidden = true;
   player.playLive();
+}
+
+$("back-to-live").addEventListener("click", backToLive);
+wireControls(player, document.querySelector(".player"), {
+  fullscreen: $("fullscreen"),
+  pip: $("pip"),
+  goLive: $("go-live"),
+  onGoLive: backToLive,
 });
-wireUnmute($("video"), $("unmute"));
 updateCounter();
 player.playLive();
 socket.start();
