@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 export PYTHONUNBUFFERED := 1
 
-.PHONY: run test lint bench setup redis
+.PHONY: run test lint bench setup redis lock
 
 setup:
 	@scripts/setup.sh
@@ -15,6 +15,13 @@ run: setup redis
 	$(PY) manage.py ensure_moderator
 	$(PY) manage.py print_urls
 	.venv/bin/supervisord --configuration supervisord.conf --pidfile var/supervisord.pid
+
+# Every set's lock, every transitive version, from its .in file (torch is left to requirements.txt).
+LOCK := .venv/bin/pip-compile --quiet --strip-extras --no-emit-find-links --no-emit-index-url --unsafe-package torch
+lock: setup
+	$(LOCK) --output-file requirements/runtime.txt requirements/runtime.in
+	$(LOCK) --output-file requirements/dev.txt requirements/dev.in
+	$(LOCK) --output-file requirements/gpu.txt requirements/gpu.in
 
 lint: setup
 	.venv/bin/ruff check .

@@ -35,7 +35,8 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
   .venv/bin/pip install -q --upgrade pip
 fi
-if [ ! -f .setup-stamps/requirements ] || [ requirements.txt -nt .setup-stamps/requirements ]; then
+if [ ! -f .setup-stamps/requirements ] || [ requirements.txt -nt .setup-stamps/requirements ] \
+  || [ requirements/dev.txt -nt .setup-stamps/requirements ]; then
   echo "setup: installing Python packages"
   .venv/bin/pip install -q -r requirements.txt
   touch .setup-stamps/requirements
