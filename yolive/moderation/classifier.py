@@ -1,28 +1,59 @@
 """The offline profanity classifier: alt-profanity-check, a linear SVM whose model ships in its wheel.
 
-It scores profanity, not intent ("remove yourself from the planet" scores low), which is why blocked terms
-and moderators stay in the loop.
+It scores profanity, not intent ("remove yourself from the planet" scores low) and misfires on harmless words
+("a naked mole rat" scores 0.97), which is why the gate weighs it as one signal among the categories.
 """
 
 from __future__ import annotations
 
 from functools import cache
-from typing import Protocol
+from typing import Any, Protocol
+
+import numpy as np
 
 
 class Scorer(Protocol):
     def __call__(self, texts: list[str]) -> list[float]: ...
 
 
+PROBES = ["a cat surfing a wave", "fuck you all", "a naked mole rat", "shoot a basketball", "sh1t happens"]
+
+
+def _calibrated_svm(vectorizer: Any, model: Any) -> Scorer:
+    """The model's own probability, computed in one matrix product instead of five estimator calls.
+
+    The model is a CalibratedClassifierCV of linear SVMs with sigmoid calibration; its probability is the mean
+    over folds of 1 / (1 + exp(a * (w.x + b) + c)). scikit-learn's predict_proba takes about 15 ms a call on a
+    busy machine, mostly per-fold overhead; this takes well under one.
+    """
+    folds = model.calibrated_classifiers_
+    weights = np.vstack([f.estimator.coef_[0] for f in folds]).T
+    intercepts = np.array([f.estimator.intercept_[0] for f in folds])
+    slopes = np.array([f.calibrators[0].a_ for f in folds])
+    offsets = np.array([f.calibrators[0].b_ for f in folds])
+
+    def score(texts: list[str]) -> list[float]:
+        margins = vectorizer.transform(texts) @ weights + intercepts
+        return [float(p) for p in (1.0 / (1.0 + np.exp(slopes * margins + offsets))).mean(axis=1)]
+
+    return score
+
+
 @cache
 def _predict_prob() -> Scorer:
     # Imported on first use: loading scikit-learn and the model takes a second or two.
-    from profanity_check import predict_prob
+    from profanity_check import profanity_check
 
-    def score(texts: list[str]) -> list[float]:
-        return [float(p) for p in predict_prob(texts)]
+    def reference(texts: list[str]) -> list[float]:
+        return [float(p) for p in profanity_check.predict_prob(texts)]
 
-    return score
+    try:
+        fast = _calibrated_svm(profanity_check.vectorizer, profanity_check.model)
+        if np.allclose(fast(PROBES), reference(PROBES), atol=1e-9):
+            return fast
+    except (AttributeError, IndexError, ValueError):
+        pass  # a model of another shape: use the library's own call
+    return reference
 
 
 def profanity_score(forms: list[str]) -> float:

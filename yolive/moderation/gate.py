@@ -1,20 +1,22 @@
 """The moderation gate: one judgement for submissions, house prompts and winners at close.
 
 Every path that can put words on air goes through here, fallbacks included (a fallback that skipped the
-safety check is how "Nothing, Forever" got banned). Order: blocked terms from the admin, then the offline
-classifier with two thresholds (hold for a moderator / reject), and for winners also what moderators
-decided since: a rejection, a ban of the author, lockdown.
+safety check is how "Nothing, Forever" got banned). A prompt is judged per category of harm (harm/), each
+at the level the channel set, together with the admin's blocked terms and the offline profanity classifier;
+for winners also with what moderators decided since: a rejection, a ban of the author, lockdown.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from django.conf import settings
 
 from yolive.moderation.classifier import profanity_score
-from yolive.moderation.terms import current_matcher
+from yolive.moderation.harm import Category, Finding, assess, decide
+from yolive.moderation.levels import current_levels
+from yolive.moderation.terms import TermHit, TermMatcher, current_matcher
 from yolive.moderation.text import normalize, reading_forms
 
 if TYPE_CHECKING:
@@ -25,7 +27,11 @@ __all__ = ["Decision", "Verdict", "judge", "judge_winner", "normalize"]
 Decision = Literal["allow", "hold", "reject"]
 
 HELD_FOR_REVIEW = "held for a moderator to review"
+REFUSED = "refused"
 LOCKDOWN_REASON = "lockdown: only moderator-approved or house prompts can win"
+# The classifier scores swearing, and misfires on harmless words ("a naked mole rat" scores 0.97), so alone it
+# is a borderline profanity finding (held only at level 4); with the lexicon's own profanity it adds nothing.
+CLASSIFIER_SEVERITY = 1
 
 
 @dataclass(frozen=True)
@@ -33,33 +39,79 @@ class Verdict:
     decision: Decision
     reason: str = ""
     normalized: str = ""
+    findings: tuple[Finding, ...] = field(default=(), compare=False)  # what held or refused it
 
     @property
     def allowed(self) -> bool:
         return self.decision == "allow"
 
 
-def _judge_text(text: str, fresh_terms: bool) -> Verdict:
+def classifier_finding(forms: list[str]) -> Finding | None:
+    score = profanity_score(forms)
+    if score < settings.MODERATION_HOLD_AT:
+        return None
+    return Finding(
+        Category.PROFANITY, CLASSIFIER_SEVERITY, (), f"the profanity classifier scores it {score:.2f}"
+    )
+
+
+def describe(decision: Decision, findings: tuple[Finding, ...]) -> str:
+    """The reason a viewer and a moderator read: the category, the pattern, the words."""
+    parts = "; ".join(f"{f.category.label}: {f.describe()}" for f in findings)
+    prefix = REFUSED if decision == "reject" else HELD_FOR_REVIEW
+    return f"{prefix}: {parts}"[:500]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the gate found in a text, before any level is applied (the expensive part, done once)."""
+
+    normalized: str
+    term: TermHit | None
+    findings: tuple[Finding, ...]
+
+
+def read_text(text: str, matcher: TermMatcher, classifier: bool = True) -> Reading:
     normalized = normalize(text)
     if not normalized:
-        return Verdict("reject", "the prompt is empty", normalized)
+        return Reading(normalized, None, ())
     forms = reading_forms(normalized)
-    hit = current_matcher(fresh=fresh_terms).find(forms)
+    findings = list(assess(text))
+    scored = classifier_finding(forms) if classifier else None
+    if scored is not None and not any(f.category == Category.PROFANITY for f in findings):
+        findings.append(scored)
+    return Reading(normalized, matcher.find(forms), tuple(findings))
+
+
+def verdict_for(reading: Reading, levels: dict[Category, int]) -> Verdict:
+    """The decision at the channel's levels: blocked reject terms, then the categories, then hold terms."""
+    normalized, hit = reading.normalized, reading.term
+    if not normalized:
+        return Verdict("reject", "the prompt is empty", normalized)
     if hit and hit.action == "reject":
-        return Verdict("reject", f'contains a blocked term ("{hit.term}")', normalized)
-    score = profanity_score(forms)
-    if score >= settings.MODERATION_REJECT_AT:
-        return Verdict("reject", "reads as profanity or abuse", normalized)
-    if hit:
-        return Verdict("hold", f'{HELD_FOR_REVIEW}: contains "{hit.term}"', normalized)
-    if score >= settings.MODERATION_HOLD_AT:
-        return Verdict("hold", f"{HELD_FOR_REVIEW}: may be offensive", normalized)
-    return Verdict("allow", "", normalized)
+        return Verdict("reject", f'{REFUSED}: contains a blocked term ("{hit.term}")', normalized)
+    outcome = decide(list(reading.findings), levels)
+    if outcome.decision == "allow" and hit:
+        return _held_by_term(hit, normalized)
+    if outcome.decision == "allow":
+        return Verdict("allow", "", normalized)
+    return Verdict(
+        outcome.decision, describe(outcome.decision, outcome.deciding), normalized, outcome.deciding
+    )
+
+
+def judge_text(text: str, matcher: TermMatcher, levels: dict[Category, int]) -> Verdict:
+    """The whole judgement of one text, given the channel's terms and levels (no database here)."""
+    return verdict_for(read_text(text, matcher), levels)
+
+
+def _held_by_term(hit: TermHit, normalized: str) -> Verdict:
+    return Verdict("hold", f'{HELD_FOR_REVIEW}: contains the hold term "{hit.term}"', normalized)
 
 
 def judge(text: str) -> Verdict:
     """Judge a submission or a house prompt."""
-    return _judge_text(text, fresh_terms=False)
+    return judge_text(text, current_matcher(), current_levels())
 
 
 def judge_winner(prompt: Prompt) -> Verdict:
@@ -76,11 +128,21 @@ def judge_winner(prompt: Prompt) -> Verdict:
         return Verdict("reject", review.reason or "rejected by a moderator", normalize(prompt.text))
     if prompt.author_id is not None and bans.active_restriction_id(prompt.author_id) is not None:
         return Verdict("reject", "its author is restricted", normalize(prompt.text))
-    verdict = _judge_text(prompt.text, fresh_terms=True)
+    verdict = judge_text(prompt.text, current_matcher(fresh=True), current_levels(fresh=True))
     approved = review is not None and review.decision == PromptReview.Decision.APPROVED
     if verdict.decision == "hold" and approved:
-        # A moderator has read it; blocked terms added later still reject it above.
+        # A moderator has read it; blocked terms added later and refusals still stop it above.
         verdict = Verdict("allow", "", verdict.normalized)
     if verdict.allowed and lockdown.is_on() and not approved and prompt.source != "house":
         return Verdict("hold", LOCKDOWN_REASON, verdict.normalized)
     return verdict
+
+
+def explain(text: str) -> list[dict[str, object]]:
+    """For the panel: what would hold or refuse this text now, per category, with its words."""
+    verdict = judge(text)
+    return [
+        {"category": f.category.value, "label": f.category.label, "severity": f.severity,
+         "why": f.why, "words": list(f.words)}
+        for f in verdict.findings
+    ]  # fmt: skip

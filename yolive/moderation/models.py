@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from yolive.moderation.harm.categories import CATEGORIES
+
 
 class BlockedTerm(models.Model):
     """A word or phrase matched on word boundaries ("ass" never hits "classic")."""
@@ -37,9 +39,14 @@ class BlockedTerm(models.Model):
 
 
 class Restriction(models.Model):
-    """A timeout (with an end) or a ban (without one) of one viewer; lifting keeps the record."""
+    """A timeout (with an end) or a ban (without one) of one viewer; lifting keeps the record.
+
+    `address` is the viewer's network when it was made (an IPv4 address, or an IPv6 /64), so a new viewer key
+    from there is restricted too for as long as this lasts; empty when addresses are not used.
+    """
 
     viewer = models.ForeignKey("voting.Viewer", on_delete=models.CASCADE, related_name="restrictions")
+    address = models.CharField(max_length=64, blank=True, db_index=True)
     reason = models.CharField(max_length=500)
     until = models.DateTimeField(null=True, blank=True)  # None: banned until lifted
     created_by = models.ForeignKey(
@@ -63,6 +70,23 @@ class Restriction(models.Model):
     @property
     def is_active(self) -> bool:
         return self.lifted_at is None and (self.until is None or self.until > timezone.now())
+
+
+class CategoryLevel(models.Model):
+    """How strictly the gate judges one category of harm on this channel, AutoMod's 0 (off) to 4 (most).
+
+    A category without a row is at its default (yolive.moderation.harm.categories.DEFAULT_LEVELS).
+    """
+
+    category = models.CharField(max_length=20, unique=True, choices=[(c.value, c.label) for c in CATEGORIES])
+    level = models.PositiveSmallIntegerField()
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.category} at level {self.level}"
 
 
 class PromptReview(models.Model):

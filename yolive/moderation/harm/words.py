@@ -1,0 +1,64 @@
+"""Word families: a base word and the forms viewers write it in, so a lexicon lists families, not spellings.
+
+Over-generation is harmless (a form nobody writes never matches); a missing form is a miss, so the rules
+are generous: "stab" gives stabs, stabbed, stabbing and the undoubled stabed, stabing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+_VOWELS = "aeiou"
+
+
+def verb_forms(base: str, *irregular: str) -> set[str]:
+    """A verb's forms: base, -s, -ed, -ing (with and without a doubled last consonant), and irregular ones."""
+    forms = {base, *irregular}
+    if base.endswith("e"):
+        stem = base[:-1]
+        forms |= {base + "s", base + "d", stem + "ing"}
+    elif base.endswith("y") and len(base) > 2 and base[-2] not in _VOWELS:
+        forms |= {base[:-1] + "ies", base[:-1] + "ied", base + "ing"}
+    else:
+        ending = "es" if base.endswith(("s", "sh", "ch", "x", "z")) else "s"
+        forms |= {base + ending, base + "ed", base + "ing"}
+        if len(base) > 2 and base[-1] not in _VOWELS + "wxy" and base[-2] in _VOWELS:
+            forms |= {base + base[-1] + "ed", base + base[-1] + "ing"}
+    return forms
+
+
+def noun_forms(base: str, *irregular: str) -> set[str]:
+    """A noun and its plural (-s, -es, -ies), plus irregular forms."""
+    forms = {base, *irregular}
+    if base.endswith(("s", "sh", "ch", "x", "z")):
+        forms.add(base + "es")
+    elif base.endswith("y") and len(base) > 2 and base[-2] not in _VOWELS:
+        forms.add(base[:-1] + "ies")
+    else:
+        forms.add(base + "s")
+    return forms
+
+
+def families(entries: str | Iterable[str], kind: str = "noun") -> set[str]:
+    """Every form of each entry (a list, or one string of them split on white space); "hang|hung" lists
+    irregular forms after the base."""
+    make = verb_forms if kind == "verb" else noun_forms
+    out: set[str] = set()
+    for entry in entries.split() if isinstance(entries, str) else entries:
+        base, *irregular = entry.split("|")
+        out |= make(base, *irregular)
+    return out
+
+
+def graded(table: dict[int, str | Iterable[str]], kind: str = "noun") -> dict[str, int]:
+    """{severity: entries} -> {form: severity}; a form listed twice keeps its highest severity."""
+    out: dict[str, int] = {}
+    for severity, entries in table.items():
+        for form in families(entries, kind):
+            out[form] = max(severity, out.get(form, 0))
+    return out
+
+
+def wordlist(text: str) -> set[str]:
+    """The words of a white-space separated list, as a set."""
+    return set(text.split())
