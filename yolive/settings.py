@@ -185,9 +185,10 @@ TALLY_BROADCAST = env_choice("TALLY_BROADCAST", "tick", ("tick", "per_vote"))
 MODERATOR_USERNAME = env_str("MODERATOR_USERNAME", "moderator")
 # /metrics answers staff, and a scraper that sends `Authorization: Bearer <this>`; empty = staff only.
 METRICS_TOKEN = env_str("METRICS_TOKEN", "")
-# The profanity classifier's probability at which a prompt waits for a moderator, and at which it is refused.
+# Classifier probability from which it alone counts as borderline profanity (held at profanity level 4).
 MODERATION_HOLD_AT = env_float("MODERATION_HOLD_AT", 0.5, minimum=0.0, maximum=1.0)
-MODERATION_REJECT_AT = env_float("MODERATION_REJECT_AT", 0.9, minimum=0.0, maximum=1.0)
+# A timeout or ban also covers the viewer's network (IPv4 address, IPv6 /64) for as long as it lasts.
+MODERATION_BAN_ADDRESS = env_bool("MODERATION_BAN_ADDRESS", True)
 
 # --- Auth, static files, the rest -----------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -134,3 +134,61 @@ async def test_the_mod_socket_also_hears_clip_news_published_to_viewers(moderato
     await events.apublish(events.VIEWERS, clip)
     assert await communicator.receive_json_from(timeout=5) == clip
     await communicator.disconnect()
+
+
+def test_a_moderator_sets_a_categorys_level_and_it_is_audited_and_applied(client, moderator):
+    from yolive.moderation import gate
+    from yolive.moderation.models import AuditLog
+
+    client.force_login(moderator)
+    assert gate.judge("a guy punching a man").decision == "hold"
+    response = client.post("/mod/levels", {"category": "violence", "level": "1"})
+    assert response.status_code == 200, response.content
+    assert response.json() == {"ok": True, "category": "violence", "level": 1}
+    assert gate.judge("a guy punching a man").decision == "allow"
+    entry = AuditLog.objects.get(action="set_level")
+    assert (entry.actor, entry.target, entry.detail) == (moderator, "violence", {"from": 3, "to": 1})
+    page = client.get("/mod/").content.decode()
+    assert 'id="level-violence"' in page and '<option value="1" selected>' in page
+
+
+def test_a_bad_level_or_category_answers_a_clear_error_and_changes_nothing(client, moderator):
+    from yolive.moderation.models import AuditLog, CategoryLevel
+
+    client.force_login(moderator)
+    response = client.post("/mod/levels", {"category": "violence", "level": "7"})
+    assert response.status_code == 400 and "0 to 4" in response.json()["error"]
+    response = client.post("/mod/levels", {"category": "gore", "level": "2"})
+    assert response.status_code == 400 and "no category 'gore'" in response.json()["error"]
+    assert not CategoryLevel.objects.exists() and not AuditLog.objects.exists()
+
+
+def test_a_viewer_cannot_set_a_level(client, outsider):
+    client.force_login(outsider)
+    assert client.post("/mod/levels", {"category": "sexual", "level": "0"}).status_code == 403
+
+
+def test_a_held_card_names_the_category_and_the_words_that_held_it(client, moderator, viewer, open_round):
+    from yolive.moderation import gate
+
+    text = "sexy girl in bikini <b>"
+    verdict = gate.judge(text)
+    assert verdict.decision == "hold"
+    prompt = Prompt.objects.create(
+        text=text, normalized_text=verdict.normalized, author=viewer, round=open_round,
+        status=Prompt.Status.HELD, moderation_reason=verdict.reason,
+    )  # fmt: skip
+    (finding,) = [f for f in held_event(prompt)["prompt"]["findings"] if f["category"] == "sexual"]
+    assert finding["label"] == "sexual content" and {"sexy", "bikini"} <= set(finding["words"])
+    client.force_login(moderator)
+    html = client.get("/mod/").content.decode()
+    assert '<li data-category="sexual"><strong>sexual content</strong>' in html
+    assert "<mark>sexy</mark>" in html and "&lt;b&gt;" in html and "<b>" not in html.split("held-list", 1)[1]
+
+
+def test_the_admin_cannot_change_the_words_of_a_prompt(client, moderator, held_prompt):
+    moderator.is_superuser = True
+    moderator.save()
+    client.force_login(moderator)
+    page = client.get(f"/admin/voting/prompt/{held_prompt.pk}/change/").content.decode()
+    assert 'name="text"' not in page  # shown, not editable: it is what the gate judged and what airs

@@ -14,7 +14,9 @@ from django.utils import timezone
 
 from yolive import events
 from yolive.moderation import audit, bans, lockdown
-from yolive.moderation.models import BlockedTerm, PromptReview, Restriction
+from yolive.moderation.harm.categories import CATEGORIES, DEFAULT_LEVELS, Category, check_level
+from yolive.moderation.levels import forget_cached_levels
+from yolive.moderation.models import BlockedTerm, CategoryLevel, PromptReview, Restriction
 from yolive.moderation.signals import prompt_approved
 from yolive.moderation.terms import forget_cached_terms
 from yolive.moderation.text import normalize
@@ -30,6 +32,8 @@ class ActionError(Exception):
 
 
 def held_event(prompt: Prompt) -> dict[str, Any]:
+    from yolive.moderation.gate import explain
+
     author = prompt.author
     return {
         "type": "held",
@@ -37,6 +41,7 @@ def held_event(prompt: Prompt) -> dict[str, Any]:
             "id": prompt.pk,
             "text": prompt.text,
             "reason": prompt.moderation_reason,
+            "findings": explain(prompt.text),  # which category and which words hold it, at today's levels
             "round_id": prompt.round_id,
             "created_at": prompt.created_at.isoformat() if prompt.created_at else None,
             "author": {"key": author.key, "name": str(author)} if author else None,
@@ -141,7 +146,10 @@ def restrict_viewer(viewer_key: str, moderator: Any, reason: str, duration_s: in
         except ValueError as exc:
             raise ActionError(str(exc)) from None
         action = "ban" if duration_s is None else "timeout"
-        detail = {"viewer_key": viewer.key, "reason": restriction.reason, "seconds": duration_s}
+        detail = {
+            "viewer_key": viewer.key, "reason": restriction.reason, "seconds": duration_s,
+            "address": restriction.address,
+        }  # fmt: skip
         audit.record(moderator, action, str(viewer), **detail)
         notice = {"type": "error", "code": "banned", "message": bans.restriction_message(restriction)}
         events.publish_on_commit(events.viewer_group(viewer.key), notice)
@@ -211,3 +219,25 @@ def remove_blocked_term(term_id: int, moderator: Any) -> None:
         row.delete()
         audit.record(moderator, "remove_term", row.term)
     forget_cached_terms()
+
+
+def set_category_level(category: str, level: object, moderator: Any) -> CategoryLevel:
+    """Set how strictly one category of harm is judged (0 off to 4 most); applies to the next prompt."""
+    if category not in {c.value for c in CATEGORIES}:
+        raise ActionError(
+            f"no category {category!r}; the categories are {', '.join(c.value for c in CATEGORIES)}"
+        )
+    try:
+        value = check_level(level)
+    except ValueError as exc:
+        raise ActionError(str(exc)) from None
+    with transaction.atomic():
+        row = CategoryLevel.objects.select_for_update().filter(category=category).first()
+        before = row.level if row is not None else DEFAULT_LEVELS[Category(category)]
+        row, _ = CategoryLevel.objects.update_or_create(
+            category=category,
+            defaults={"level": value, "changed_by": moderator, "changed_at": timezone.now()},
+        )
+        audit.record(moderator, "set_level", category, **{"from": before, "to": value})
+    forget_cached_levels()
+    return row

@@ -1,10 +1,17 @@
-"""Timeouts and bans: who may not submit or vote right now, and why, until when."""
+"""Timeouts and bans: who may not submit or vote right now, and why, until when.
+
+A restriction follows the viewer's key, and (MODERATION_BAN_ADDRESS) the network the viewer last came from for
+as long as it lasts, so clearing cookies does not lift it. The network is the IPv4 address, or the IPv6 /64
+(one household or phone usually holds a whole /64 and can pick any address in it).
+"""
 
 from __future__ import annotations
 
+import ipaddress
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
@@ -17,19 +24,39 @@ if TYPE_CHECKING:
 MAX_TIMEOUT_S = 14 * 24 * 3600
 
 
+IPV6_PREFIX = 64
+
+
+def address_block(ip: str | None) -> str:
+    """The network a restriction covers for this address: itself for IPv4, its /64 for IPv6; "" for none."""
+    if not ip:
+        return ""
+    try:
+        address = ipaddress.ip_address(ip)
+    except ValueError:
+        return ""
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/{IPV6_PREFIX}", strict=False))
+    return str(address)
+
+
 def active_restriction(viewer: Viewer) -> Restriction | None:
-    """The restriction in force for this viewer (a ban before any timeout), or None.
+    """The restriction in force for this viewer or its network (a ban before any timeout), or None.
 
     The result has `.reason` and `.until` (None for a ban); the voting side answers a submit or vote with
     `error` code `banned` and `restriction_message(...)`.
     """
-    return active_restriction_id(viewer.pk)
+    block = address_block(viewer.last_ip) if settings.MODERATION_BAN_ADDRESS else ""
+    whose = Q(viewer_id=viewer.pk) | Q(address=block) if block else Q(viewer_id=viewer.pk)
+    return in_force().filter(whose).order_by(_LATEST_END_FIRST).first()
 
 
 def active_restriction_id(viewer_id: int) -> Restriction | None:
     # One query: a ban (no end) sorts first, then the timeout that ends last.
-    latest_end_first = F("until").desc(nulls_first=True)
-    return in_force().filter(viewer_id=viewer_id).order_by(latest_end_first).first()
+    return in_force().filter(viewer_id=viewer_id).order_by(_LATEST_END_FIRST).first()
+
+
+_LATEST_END_FIRST = F("until").desc(nulls_first=True)
 
 
 def in_force() -> QuerySet[Restriction]:
@@ -65,4 +92,7 @@ def restrict(viewer: Viewer, reason: str, duration_s: int | None, by: object = N
         if not 1 <= duration_s <= MAX_TIMEOUT_S:
             raise ValueError(f"a timeout lasts 1 s to {MAX_TIMEOUT_S} s (two weeks); leave it empty to ban")
         until = timezone.now() + timedelta(seconds=duration_s)
-    return Restriction.objects.create(viewer=viewer, reason=reason, until=until, created_by=by)
+    address = address_block(viewer.last_ip) if settings.MODERATION_BAN_ADDRESS else ""
+    return Restriction.objects.create(
+        viewer=viewer, address=address, reason=reason, until=until, created_by=by
+    )

@@ -1,4 +1,4 @@
-"""Measure the gate on the labelled set: `python -m yolive.moderation.evaluate [--misses]`.
+"""Measure the gate on the labelled set: `python -m yolive.moderation.evaluate [--misses] [--docs]`.
 
 For each harmful category, recall: the share of its prompts refused or held. For the benign prompts, the share
 refused and the share held. Each column sets every category to one level; "default" is the shipped levels. The
@@ -143,6 +143,21 @@ def misses(examples: list[Example]) -> list[str]:
     return out
 
 
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "moderation.md"
+TABLE_START, TABLE_END = (
+    "<!-- evaluation table: python -m yolive.moderation.evaluate -->",
+    "<!-- end of table -->",
+)
+
+
+def write_docs(table: Table, path: Path = DOCS) -> None:
+    """Put the table between its markers in docs/moderation.md (the tests compare the two)."""
+    text = path.read_text(encoding="utf-8")
+    head, rest = text.split(TABLE_START, 1)
+    _, tail = rest.split(TABLE_END, 1)
+    path.write_text(f"{head}{TABLE_START}\n{table.render()}\n{TABLE_END}{tail}", encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yolive.settings")
     import django
@@ -150,7 +165,10 @@ def main(argv: list[str]) -> int:
     django.setup()
     examples = load()
     print(f"{len(examples)} prompts in {SET_DIR.name}/")
-    print(measure(examples).render())
+    table = measure(examples)
+    print(table.render())
+    if "--docs" in argv:
+        write_docs(table)
     if "--misses" in argv:
         print("\n".join(misses(examples)))
     return 0

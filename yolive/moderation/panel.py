@@ -6,6 +6,8 @@ from typing import Any
 
 from yolive.moderation import bans, lockdown
 from yolive.moderation.actions import SKIPPABLE, held_event
+from yolive.moderation.harm.categories import CATEGORIES, DEFAULT_LEVELS, DESCRIPTIONS, LEVEL_NAMES
+from yolive.moderation.levels import current_levels
 from yolive.moderation.models import AuditLog, BlockedTerm
 from yolive.voting.models import Clip, Prompt, Round
 
@@ -59,6 +61,15 @@ def clips_in_play() -> list[Clip]:
     )
 
 
+def category_levels() -> list[dict[str, Any]]:
+    levels = current_levels(fresh=True)
+    return [
+        {"category": c.value, "label": c.label, "description": DESCRIPTIONS[c], "level": levels[c],
+         "default": DEFAULT_LEVELS[c]}
+        for c in CATEGORIES
+    ]  # fmt: skip
+
+
 def panel_context() -> dict[str, Any]:
     held = Prompt.objects.select_related("author").filter(status=Prompt.Status.HELD).order_by("created_at")
     restrictions = bans.in_force().select_related("viewer", "created_by")
@@ -71,4 +82,6 @@ def panel_context() -> dict[str, Any]:
         "lockdown": lockdown.state(),
         "clips": clips_in_play(),
         "timeouts": TIMEOUT_CHOICES,
+        "levels": category_levels(),
+        "level_names": sorted(LEVEL_NAMES.items()),
     }

@@ -12,6 +12,7 @@ urlpatterns = [
     path("restrictions/<int:restriction_id>/lift", views.lift, name="lift"),
     path("skip", views.skip, name="skip"),
     path("lockdown", views.lockdown, name="lockdown"),
+    path("levels", views.set_level, name="set_level"),
     path("terms", views.add_term, name="add_term"),
     path("terms/<int:term_id>/delete", views.remove_term, name="remove_term"),
 ]

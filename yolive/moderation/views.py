@@ -103,3 +103,11 @@ def add_term(request: HttpRequest) -> HttpResponse:
 def remove_term(request: HttpRequest, term_id: int) -> HttpResponse:
     actions.remove_blocked_term(term_id, request.user)
     return _ok()
+
+
+@staff_action
+def set_level(request: HttpRequest) -> HttpResponse:
+    row = actions.set_category_level(
+        request.POST.get("category", ""), request.POST.get("level", ""), request.user
+    )
+    return _ok(category=row.category, level=row.level)

@@ -20,7 +20,8 @@ class PromptAdmin(admin.ModelAdmin):
     list_filter = ("status", "source")
     search_fields = ("text", "normalized_text", "author__key")
     raw_id_fields = ("author", "round")
-    readonly_fields = ("normalized_text", "created_at")
+    # The text is what the gate judged and what airs as the caption: editing it here would air unjudged words.
+    readonly_fields = ("text", "normalized_text", "created_at")
 
 
 class CandidateInline(admin.TabularInline):

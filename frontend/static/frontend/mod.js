@@ -65,8 +65,23 @@ function heldCard(p) {
     actions.append(timeout, ban);
   }
   for (const b of actions.querySelectorAll("button")) b.type = "button";
-  li.append(el("span", "held-text", p.text), el("span", "held-meta", meta), actions);
+  li.append(el("span", "held-text", p.text), el("span", "held-meta", meta));
+  if (p.findings && p.findings.length) li.append(findingsList(p.findings));
+  li.append(actions);
   return li;
+}
+
+// Which category holds the prompt and which of its words: the moderator decides on these, not on a score.
+function findingsList(findings) {
+  const list = el("ul", "held-findings");
+  for (const f of findings) {
+    const item = el("li");
+    item.dataset.category = f.category;
+    item.append(el("strong", "", f.label), document.createTextNode(f.why ? ` (${f.why}):` : ":"));
+    for (const word of f.words) item.append(document.createTextNode(" "), el("mark", "", word));
+    list.append(item);
+  }
+  return list;
 }
 
 function updateHeldCount() {
@@ -167,6 +182,12 @@ for (const [formId, label, path] of [
   $(formId).addEventListener("submit", (e) => {
     e.preventDefault();
     act(label, path, formFields(e.target), reloadSoon);
+  });
+}
+for (const form of document.querySelectorAll(".level-form")) {
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    act(`Level of ${form.dataset.category}`, "/mod/levels", formFields(form), reloadSoon);
   });
 }
 document.addEventListener("click", (e) => {

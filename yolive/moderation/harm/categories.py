@@ -71,6 +71,9 @@ class Finding:
     words: tuple[str, ...]  # as read (disguises undone), in prompt order
     why: str = ""  # the pattern, for the reason: "violence against an animal"
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "words", tuple(dict.fromkeys(self.words)))
+
     def describe(self) -> str:
         words = ", ".join(f'"{w}"' for w in self.words)
         what = self.why or self.category.label

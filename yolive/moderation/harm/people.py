@@ -38,7 +38,11 @@ PEOPLE = families(
     farmer monk inmate convict criminal thief robber burglar suspect dealer addict junkie intruder
     sheriff guard bouncer landlord tenant roommate colleague manager ceo billionaire rapper singer actor
     actress influencer youtuber tiktoker gamer nerd geek patient dentist surgeon athlete twin protestor
-    rival enemy|enemies soldier traveler traveller hitchhiker shopkeeper jogger runner"""
+    rival enemy|enemies soldier traveler traveller hitchhiker shopkeeper jogger runner captain pirate sailor
+    prince princess outlaw bandit gangster mobster thug hitman attacker pilot baker miner bishop pastor
+    preacher lawyer judge detective spy agent slave servant nanny babysitter camper hiker builder plumber
+    electrician mechanic mailman postman trucker peasant citizen resident native scientist professor
+    journalist reporter"""
 )
 PRONOUNS = {"him", "her", "them", "me", "us", "he", "she", "they", "we", "i", "you", "each_other"}
 SELF = {"myself", "yourself", "himself", "herself", "themselves", "themself", "oneself", "ourselves",

@@ -55,7 +55,7 @@ def find(doc: Doc, sexual: list[Finding], acts: list[Violence], self_harm: list[
         severity = HARD_FLOOR if sex >= 2 else 4
         found.append(Finding(Category.MINORS, severity, words + sex_words, "minors with sexual content"))
     elif sex >= 2 and maybe:
-        severity = HARD_FLOOR if sex >= 3 else 3
+        severity = HARD_FLOOR if sex >= 3 else 2  # "sexy girl": often a woman, so a moderator looks
         found.append(
             Finding(Category.MINORS, severity, words + sex_words, "maybe minors with sexual content")
         )
