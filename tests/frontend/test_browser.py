@@ -92,7 +92,7 @@ def test_a_held_prompt_reaches_the_moderator_and_once_approved_can_be_voted_for(
 ):
     author, voter = new_viewer(), new_viewer()
     wait_for_time_to_act(author, 8)
-    text = f"a nude statue in a museum garden {tag()}"  # "nude" is a hold term out of the box
+    text = f"a nude statue in a museum garden {tag()}"  # nudity with no person in it: held for a look
     card = submit_held(author, moderator_page, text)
     expect(author.locator("#prompt-feedback")).to_contain_text("moderator", timeout=EVENT_WAIT_MS)
     expect(candidate(voter, text)).to_have_count(0)
@@ -121,7 +121,7 @@ def test_a_prompt_the_gate_rejects_shows_its_reason_to_its_author(new_viewer):
 def test_a_prompt_a_moderator_rejects_shows_the_moderators_reason_to_its_author(new_viewer, moderator_page):
     author = new_viewer()
     wait_for_time_to_act(author, 3)
-    card = submit_held(author, moderator_page, f"a naked tree in winter {tag()}")
+    card = submit_held(author, moderator_page, f"a nude statue in the winter rain {tag()}")
     card.locator(".reject-reason").fill("not the mood of this channel")
     card.get_by_role("button", name="Reject").click()
     expect(author.locator("#prompt-feedback")).to_contain_text(
