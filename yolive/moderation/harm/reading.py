@@ -14,14 +14,9 @@ import unicodedata
 from functools import cache
 
 from yolive.moderation.harm import lexicon_hate, lexicon_sexual, lexicon_speech, lexicon_violence, people
-from yolive.moderation.harm.phrases import (
-    BENIGN_COMPOUNDS,
-    CONTRACTIONS,
-    FOREIGN,
-    FOREIGN_AFTER_FOREIGN,
-    FOREIGN_PHRASES,
-    UNITS,
-)
+from yolive.moderation.harm.compounds import BENIGN_COMPOUNDS
+from yolive.moderation.harm.languages import FOREIGN, FOREIGN_AFTER_FOREIGN, FOREIGN_PHRASES
+from yolive.moderation.harm.phrases import CONTRACTIONS, UNITS
 
 _WORD = re.compile(r"[\w*']+")
 _FUNCTION_WORDS = {"a", "i", "the", "to", "my", "me", "you", "his", "her", "in", "on", "up", "of", "and"}

@@ -62,3 +62,8 @@ def graded(table: dict[int, str | Iterable[str]], kind: str = "noun") -> dict[st
 def wordlist(text: str) -> set[str]:
     """The words of a white-space separated list, as a set."""
     return set(text.split())
+
+
+def phrases(text: str) -> list[str]:
+    """Comma-separated phrases, each with its white space made single."""
+    return [" ".join(p.split()) for p in text.split(",") if p.strip()]
