@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,7 @@ import torch
 from generation.embeddings import PromptEmbeddingCache
 from generation.engine import CacheSettings, Renderer, RenderRequest
 from generation.presets import Preset, get_preset
+from yolive import charts
 
 CLIP_PROMPT = "a paper boat drifts down a flooded neon street at night"
 WARMUP_PROMPT = "a lighthouse in a storm"
@@ -46,6 +48,7 @@ SETTINGS = {
     "all (default)": CacheSettings(embeddings=256, text_kv=True, step="fbc"),
 }
 FBC_SWEEP = (0.02, 0.05, 0.1, 0.2)
+PSNR_CEILING = 60.0  # dB; frames equal to the uncached ones (infinite PSNR) are charted here
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -190,6 +193,9 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=240, help="frames that air (240 = 10 s at 24 fps)")
     parser.add_argument("--layers", type=int, default=28, help="ltx --random-weights: transformer blocks")
     parser.add_argument("--compile", action="store_true", help="ltx: also time compile_repeated_blocks")
+    parser.add_argument(
+        "--charts", type=Path, default=charts.CHARTS_DIR, help="where generation.png is drawn"
+    )
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -205,12 +211,36 @@ def main() -> None:
         f"tiny preset, {args.width}x{args.height}, {args.frames} frames at 24 fps, "
         f"{torch.get_num_threads()} torch threads, {os.cpu_count()} CPUs, {args.rounds} rounds"
     )
-    report(measure(preset.build, preset, SETTINGS, args), args, "Cache settings (tiny)")
+    cached = measure(preset.build, preset, SETTINGS, args)
+    report(cached, args, "Cache settings (tiny)")
     sweep = {"none": SETTINGS["none"]} | {
         f"FBC {t}": CacheSettings(embeddings=0, text_kv=False, step="fbc", fbc_threshold=t) for t in FBC_SWEEP
     }
-    report(measure(preset.build, preset, sweep, args), args, "FirstBlockCache threshold (tiny)")
+    swept = measure(preset.build, preset, sweep, args)
+    report(swept, args, "FirstBlockCache threshold (tiny)")
     embedding_hit_rate(preset.build(), preset)
+    print(f"chart: {draw_chart(args, cached, swept)}")
+
+
+def draw_chart(
+    args: argparse.Namespace, cached: dict[str, dict[str, Any]], swept: dict[str, dict[str, Any]]
+) -> Path:
+    def best(rows: dict[str, dict[str, Any]]) -> list[float]:
+        return [min(row["times"]) for row in rows.values()]
+
+    def quality(rows: dict[str, dict[str, Any]]) -> list[float]:
+        # PSNR against no cache; identical frames (infinite PSNR) are drawn at the top of the scale.
+        return [min(psnr(row["frames"], rows["none"]["frames"]), PSNR_CEILING) for row in rows.values()]
+
+    return charts.draw(
+        args.charts / "generation.png",
+        f"Generation: tiny preset, {args.width}x{args.height}, {args.frames} frames, best of {args.rounds}",
+        [
+            charts.Panel("Render seconds by cache setting", list(cached), {"best": best(cached)}, "s"),
+            charts.Panel("FirstBlockCache threshold", list(swept), {"best": best(swept)}, "s"),
+            charts.Panel("Quality against no cache", list(swept), {"PSNR": quality(swept)}, "dB"),
+        ],
+    )
 
 
 if __name__ == "__main__":

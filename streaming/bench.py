@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from yolive import charts
 from yolive.benchmarking import cpu_seconds, free_port
 
 WORKDIR = Path(tempfile.mkdtemp(prefix="yolive-stream-bench-"))
@@ -213,12 +214,43 @@ def ready_to_listed(times: int) -> list[float]:
     return delays
 
 
+def draw_chart(
+    args: argparse.Namespace, young: dict[int, np.ndarray], aged: np.ndarray, delays: list[float]
+) -> Path:
+    clips = list(young)
+    return charts.draw(
+        args.charts / "streaming.png",
+        f"Streaming: {settings.VIDEO_WIDTH}x{settings.VIDEO_HEIGHT}, {settings.VIDEO_ENCODER}, "
+        f"{args.clips} young clips, clip {AGED_CLIP} fast-forwarded, {args.late} late clips",
+        [
+            charts.Panel(
+                "CPU s per 10 s clip as the stream ages",
+                [*clips, AGED_CLIP],
+                {
+                    "broadcaster Python": [float(young[c][0]) for c in clips] + [float(aged[0])],
+                    "ffmpeg": [float(young[c][1]) for c in clips] + [float(aged[1])],
+                },
+                "CPU s",
+                kind="line",
+                xlabel="clip number",
+            ),
+            charts.Panel(
+                "Late clip ready -> first segment listed",
+                [f"late {n + 1}" for n in range(len(delays))],
+                {"delay": delays},
+                "s",
+            ),
+        ],
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--clips", type=int, default=12, help="clips of the young stream, aired unpaced")
     parser.add_argument("--late", type=int, default=5, help="late clips timed while filler airs")
+    parser.add_argument("--charts", type=Path, default=charts.CHARTS_DIR, help="where streaming.png is drawn")
     args = parser.parse_args()
     redis = subprocess.Popen(
         ["redis-server", "--port", str(REDIS_PORT), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
@@ -242,9 +274,11 @@ def main() -> None:
         mean_bytes = sum(segment_bytes) / len(segment_bytes)
         rate = mean_bytes * 8 / settings.HLS_SEGMENT_SECONDS / 1e6
         print(f"clip segment, mean of {len(segment_bytes)}: {mean_bytes / 1e6:.2f} MB ({rate:.1f} Mbit/s)")
-        delays = sorted(ready_to_listed(args.late))
+        timed = ready_to_listed(args.late)
+        delays = sorted(timed)
         print(f"clip ready -> first segment listed while filler airs, s: min {delays[0]:.2f} "
               f"median {delays[len(delays) // 2]:.2f} max {delays[-1]:.2f} (n={len(delays)})")  # fmt: skip
+        print(f"chart: {draw_chart(args, young, aged, timed)}")
     finally:
         redis.terminate()
         redis.wait(timeout=15)

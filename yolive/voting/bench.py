@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from yolive import charts
 from yolive.benchmarking import cpu_seconds, free_port
 from yolive.voting.loadclient import run_load
 
@@ -187,6 +188,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0, help="measured seconds per level")
     parser.add_argument("--compare-viewers", type=int, default=200, help="viewers for tick vs per-vote")
     parser.add_argument("--deflate", action="store_true", help="let sockets negotiate permessage-deflate")
+    parser.add_argument("--charts", type=Path, default=charts.CHARTS_DIR, help="where voting.png is drawn")
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",") if n]
     sandbox = Sandbox()
@@ -200,17 +202,58 @@ def main() -> None:
         print(f"load: one asyncio process, {PROBES} probes; web: one uvicorn process, deflate {deflate}\n")
         print("Coalesced ticks (TALLY_BROADCAST=tick):\n" + HEADER, flush=True)
         sandbox.start_web("tick", args.deflate)
-        for viewers in levels:
-            level(sandbox, viewers, float(viewers), args.seconds, seeded)
+        results = [level(sandbox, viewers, float(viewers), args.seconds, seeded) for viewers in levels]
         small = args.compare_viewers
         tick = level(sandbox, small, float(small), args.seconds * 2 / 3, seeded)
         print("\nOne broadcast per vote (TALLY_BROADCAST=per_vote), same load as the last row:\n" + HEADER)
         sandbox.start_web("per_vote", args.deflate)
         per_vote = level(sandbox, small, float(small), args.seconds * 2 / 3, seeded)
         print(comparison(tick, per_vote))
+        print(f"chart: {draw_chart(args, results, tick, per_vote)}")
         print(f"\n(took {time.monotonic() - started:.0f} s; server logs in {sandbox.log_path})")
     finally:
         sandbox.close()
+
+
+def draw_chart(
+    args: argparse.Namespace, results: list[dict[str, Any]], tick: dict[str, Any], per_vote: dict[str, Any]
+) -> Path:
+    viewers = [r["viewers"] for r in results]
+    return charts.draw(
+        args.charts / "voting.png",
+        f"Voting: one web process, {args.seconds:.0f} s per level; "
+        f"{args.compare_viewers} viewers for tick vs per-vote",
+        [
+            charts.Panel(
+                "Votes per second",
+                viewers,
+                {
+                    "offered": [r["offered_votes_per_s"] for r in results],
+                    "accepted": [r["accepted_votes_per_s"] for r in results],
+                },
+                "votes/s",
+                xlabel="viewers",
+            ),
+            charts.Panel(
+                "Vote to tally on another socket",
+                viewers,
+                {"p50": [r["delay_p50_ms"] for r in results], "p99": [r["delay_p99_ms"] for r in results]},
+                "ms",
+                xlabel="viewers",
+            ),
+            charts.Panel(
+                "Web CPU per accepted vote",
+                ["tick", "per vote"],
+                {
+                    "CPU ms": [
+                        r["web_cpu_percent"] * 10 / max(r["accepted_votes_per_s"], 1e-9)
+                        for r in (tick, per_vote)
+                    ]
+                },
+                "ms",
+            ),
+        ],
+    )
 
 
 def comparison(tick: dict[str, Any], per_vote: dict[str, Any]) -> str:
