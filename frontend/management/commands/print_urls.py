@@ -18,4 +18,6 @@ class Command(BaseCommand):
             f"  Moderation    {base}/mod/            (live panel, staff only)\n"
             f"  Admin         {base}/admin/\n"
             f"  Health        {base}/healthz\n"
+            f"  Recent clips  {base}/clips/\n"
+            f"  Metrics       {base}/metrics          (Prometheus: staff or METRICS_TOKEN)\n"
         )
