@@ -84,3 +84,16 @@ def test_judging_a_prompt_takes_a_few_milliseconds(examples):
         read_text(text, matcher)
     per_prompt_ms = 1000 * (time.process_time() - started) / len(sample)
     assert per_prompt_ms < 10, f"{per_prompt_ms:.1f} ms of CPU a prompt"
+
+
+def test_one_batch_can_be_measured_on_its_own(tmp_path, capsys):
+    batch = tmp_path / "batch.tsv"
+    batch.write_text(
+        "# a comment\nviolence\tplain\ta man shoots a child\nbenign\tsports\tshoot a basketball\n",
+        encoding="utf-8",
+    )
+    assert [e.text for e in evaluate.load_files([batch])] == ["a man shoots a child", "shoot a basketball"]
+    assert evaluate.main(["--file", str(batch)]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("2 prompts in batch.tsv")
+    assert "| violence: recall | 1 |" in printed and "| benign: refused | 1 |" in printed

@@ -1,8 +1,9 @@
-"""Measure the gate on the labelled set: `python -m yolive.moderation.evaluate [--misses] [--docs]`.
+"""Measure the gate on the labelled set, `python -m yolive.moderation.evaluate [--misses] [--docs] [--file F]`
 
 For each harmful category, recall: the share of its prompts refused or held. For the benign prompts, the share
 refused and the share held. Each column sets every category to one level; "default" is the shipped levels. The
 gate runs as shipped: the blocked terms the migrations leave active, the classifier, no database.
+`--file F` (repeatable) measures only those files: a new batch, scored once before any rule changes for it.
 """
 
 from __future__ import annotations
@@ -42,9 +43,13 @@ class Example:
 
 
 def load(directory: Path = SET_DIR) -> list[Example]:
+    return load_files(sorted(directory.glob("*.tsv")))
+
+
+def load_files(paths: Iterable[Path]) -> list[Example]:
     examples = []
     known = {c.value for c in CATEGORIES} | {BENIGN}
-    for path in sorted(directory.glob("*.tsv")):
+    for path in paths:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if not line.strip() or line.startswith("#"):
                 continue
@@ -163,11 +168,12 @@ def main(argv: list[str]) -> int:
     import django
 
     django.setup()
-    examples = load()
-    print(f"{len(examples)} prompts in {SET_DIR.name}/")
+    files = [Path(argv[i + 1]) for i, arg in enumerate(argv[:-1]) if arg == "--file"]
+    examples = load_files(files) if files else load()
+    print(f"{len(examples)} prompts in {', '.join(f.name for f in files) if files else SET_DIR.name + '/'}")
     table = measure(examples)
     print(table.render())
-    if "--docs" in argv:
+    if "--docs" in argv and not files:
         write_docs(table)
     if "--misses" in argv:
         print("\n".join(misses(examples)))
