@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 
+from generation.training.architecture import VOCABULARY_FILE
 from yolive.moderation.classifier import warm_up
 from yolive.voting.models import Viewer
 
@@ -46,6 +49,26 @@ def warm_classifier_once() -> None:
         threading.Thread(target=warm_up, name="classifier-warm-up", daemon=True).start()
 
 
+def model_context() -> dict[str, str]:
+    """What the page says about the model: the default one publishes the words it knows."""
+    if settings.MODEL_PRESET != "world" or not VOCABULARY_FILE.exists():
+        return {}
+    known = json.loads(VOCABULARY_FILE.read_text())
+    scope = ", ".join(f"{len(known[key])} {key}" for key in ("subjects", "settings", "motions"))
+    d = known["defaults"]
+    default = f"a {d['subject']} {d['motion']}ing in the {d['setting']}"
+    return {"vocabulary_url": reverse("model-vocabulary"), "model_scope": scope, "model_default": default}
+
+
+def model_vocabulary(request: HttpRequest) -> HttpResponse:
+    """The model folder's vocabulary.json, the words the page highlights; 404 for a model without one."""
+    if settings.MODEL_PRESET != "world" or not VOCABULARY_FILE.exists():
+        raise Http404("this model publishes no vocabulary")
+    response = HttpResponse(VOCABULARY_FILE.read_bytes(), content_type="application/json")
+    response["Cache-Control"] = "public, max-age=300"
+    return response
+
+
 @never_cache
 @ensure_csrf_cookie
 def viewer_page(request: HttpRequest) -> HttpResponse:
@@ -56,5 +79,6 @@ def viewer_page(request: HttpRequest) -> HttpResponse:
         "prompt_max_chars": settings.PROMPT_MAX_CHARS,
         "stand_in": settings.MODEL_PRESET == "tiny",
         "round_seconds": settings.ROUND_SECONDS,
+        **model_context(),
     }
     return render(request, "frontend/viewer.html", context)

@@ -36,7 +36,6 @@ class _QuietTimesteps(logging.Filter):
 
 logging.getLogger("diffusers.schedulers.scheduling_flow_match_euler_discrete").addFilter(_QuietTimesteps())
 
-TEMPORAL_RATIO = 8  # LTX latents hold 8 frames (plus a causal first frame): clips are 8k+1 frames long
 OOM_LEVELS = {
     1: "freed caches, retrying",
     2: "retrying with half the steps and half the size",
@@ -63,7 +62,10 @@ class RenderRequest:
     height: int
     fps: int
     num_frames: int  # frames kept (what airs)
-    condition: np.ndarray | None = None  # (8k+1, height, width, 3) uint8: the previous clip's last frames
+    # (n, height, width, 3) uint8 at `fps`: the previous clip's last frames, at least
+    # `Renderer.condition_frames(fps, condition_lead)` of them
+    condition: np.ndarray | None = None
+    condition_lead: int = 0  # frames at the rendered rate to condition on (8k+1); 0: all of `condition`
 
 
 @dataclass
@@ -81,9 +83,36 @@ class OutOfMemoryGiveUp(RuntimeError):
     levels = [1, 2, 3]
 
 
-def rendered_frames(num_frames: int, lead: int) -> int:
-    """Frames the pipeline renders so that `num_frames` follow the `lead` conditioning (or first) frames."""
-    return TEMPORAL_RATIO * math.ceil((num_frames + lead - 1) / TEMPORAL_RATIO) + 1
+def rendered_frames(num_frames: int, lead: int, temporal_ratio: int) -> int:
+    """Frames the pipeline renders so that `num_frames` follow the `lead` conditioning (or first) frames.
+
+    LTX latents hold `temporal_ratio` frames each plus a causal first frame: clips are k x ratio + 1 long.
+    """
+    return temporal_ratio * math.ceil((num_frames + lead - 1) / temporal_ratio) + 1
+
+
+def to_rate(frames: np.ndarray, rendered_fps: float, fps: float, count: int) -> np.ndarray:
+    """`count` frames at `fps` from frames rendered at `rendered_fps`, each a blend of its two neighbours."""
+    if rendered_fps == fps and len(frames) >= count:
+        return frames[:count]
+    position = np.arange(count) * (rendered_fps / fps)
+    before = np.minimum(position.astype(int), len(frames) - 1)
+    after = np.minimum(before + 1, len(frames) - 1)
+    weight = (position - before)[:, None, None, None].astype(np.float32)
+    blended = frames[before] * (1 - weight) + frames[after] * weight
+    return np.round(blended).astype(np.uint8)
+
+
+def resize(frames: np.ndarray, width: int, height: int, chunk: int = 24) -> np.ndarray:
+    """(n, h, w, 3) uint8 scaled to (n, height, width, 3), a chunk at a time to bound the float copies."""
+    if frames.shape[1:3] == (height, width):
+        return frames
+    out = np.empty((len(frames), height, width, 3), np.uint8)
+    for start in range(0, len(frames), chunk):
+        part = torch.from_numpy(frames[start : start + chunk]).permute(0, 3, 1, 2).float()
+        scaled = torch.nn.functional.interpolate(part, size=(height, width), mode="bilinear", antialias=False)
+        out[start : start + chunk] = scaled.round().clamp(0, 255).to(torch.uint8).permute(0, 2, 3, 1).numpy()
+    return out
 
 
 class Renderer:
@@ -104,6 +133,27 @@ class Renderer:
 
     def _count_attention(self, *_: Any) -> None:
         self.attention_calls += 1
+
+    @property
+    def temporal_ratio(self) -> int:
+        return int(self.pipe.vae_temporal_compression_ratio)
+
+    def render_fps(self, fps: int) -> int:
+        return self.preset.render_fps or fps
+
+    def condition_frames(self, fps: int, lead: int) -> int:
+        """The previous clip's frames (at the stream's `fps`) that give `lead` frames to condition on."""
+        return math.ceil((lead - 1) * fps / self.render_fps(fps)) + 1
+
+    def _lead_frames(self, condition: np.ndarray, fps: int, lead: int) -> np.ndarray:
+        # The last `lead` frames at the rendered rate, the newest one exactly the previous clip's last frame.
+        step = fps / self.render_fps(fps)
+        picks = [len(condition) - 1 - round(i * step) for i in reversed(range(lead))]
+        if picks[0] < 0:
+            raise ValueError(
+                f"conditioning needs {self.condition_frames(fps, lead)} frames, got {len(condition)}"
+            )
+        return condition[picks]
 
     def render(self, request: RenderRequest, on_step: StepCallback | None = None) -> RenderResult:
         """Out-of-memory levels: 1 free caches and retry; 2 half the steps and half the size; 3 give up."""
@@ -146,9 +196,14 @@ class Renderer:
                 timesteps[::2] if timesteps[-1] in timesteps[::2] else [*timesteps[::2], timesteps[-1]]
             )
             width, height = max(32, width // 64 * 32), max(32, height // 64 * 32)
-        lead = 1 if request.condition is None else len(request.condition)
-        if (lead - 1) % TEMPORAL_RATIO:
-            raise ValueError(f"conditioning needs 8k+1 frames, got {lead}")
+        render_fps = self.render_fps(request.fps)
+        kept = math.ceil(request.num_frames * render_fps / request.fps)  # frames at the rendered rate
+        condition, lead = None, preset.lead_frames
+        if request.condition is not None:
+            lead = request.condition_lead or len(request.condition)
+            if (lead - 1) % self.temporal_ratio:
+                raise ValueError(f"conditioning needs {self.temporal_ratio}k+1 frames, got {lead}")
+            condition = self._lead_frames(request.condition, request.fps, lead)
 
         # 1. Prompt embeddings (the text encoder runs only on a miss).
         hits_before = self.embeddings.stats.hits
@@ -173,15 +228,15 @@ class Renderer:
 
         with torch.no_grad():
             latents = pipe(
-                conditions=self._conditions(request.condition),
+                conditions=self._conditions(condition),
                 prompt_embeds=prompt.embeds,
                 prompt_attention_mask=prompt.mask,
                 negative_prompt_embeds=negative.embeds if negative else None,
                 negative_prompt_attention_mask=negative.mask if negative else None,
                 width=width,
                 height=height,
-                num_frames=rendered_frames(request.num_frames, lead),
-                frame_rate=request.fps,
+                num_frames=rendered_frames(kept, lead, self.temporal_ratio),
+                frame_rate=render_fps,
                 timesteps=timesteps,
                 guidance_scale=preset.guidance_scale,
                 max_sequence_length=preset.max_sequence_length,
@@ -195,8 +250,12 @@ class Renderer:
         # 3. Decode (not when stopped: nobody will air it).
         frames = None
         if not interrupted:
-            video = preset.decode(pipe, latents, request.width, request.height)
-            frames = video[lead : lead + request.num_frames].numpy()
+            # Blending up to the stream's rate is cheaper before scaling up to its size.
+            size = (request.width, request.height) if render_fps == request.fps else (width, height)
+            video = preset.decode(pipe, latents, *size)[lead : lead + kept].numpy()
+            frames = resize(
+                to_rate(video, render_fps, request.fps, request.num_frames), request.width, request.height
+            )
         decoded = time.perf_counter()
 
         kv_stats = {}

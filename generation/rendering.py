@@ -83,7 +83,8 @@ def announce(clip: Clip) -> None:
         log.exception("could not publish clip %s", clip.id)
 
 
-def previous_frames(clip: Clip) -> Any:
+def previous_frames(clip: Clip, count: int) -> Any:
+    """The last `count` frames of the clip aired before this one, or None (first clip, continuity off)."""
     if not settings.GENERATION_CONTINUITY:
         return None
     previous = (
@@ -93,7 +94,7 @@ def previous_frames(clip: Clip) -> Any:
     )
     if previous is None:
         return None
-    return last_frames(frames_path(previous.id), settings.GENERATION_CONTINUITY_FRAMES)
+    return last_frames(frames_path(previous.id), count)
 
 
 def render_clip(clip_id: int) -> str:
@@ -163,15 +164,19 @@ def _render(clip: Clip) -> str:
 
     queue_wait = (clip.started_at - clip.created_at).total_seconds() if clip.started_at else 0.0
     fps, width, height = _clip_format(clip)
-    request = RenderRequest(
-        prompt=clip.prompt.text,
-        seed=clip.seed,
-        width=width,
-        height=height,
-        fps=fps,
-        num_frames=settings.CLIP_SECONDS * fps,
-        condition=previous_frames(clip),
-    )
+    lead = settings.GENERATION_CONTINUITY_FRAMES
+
+    def build_request(renderer: Any) -> RenderRequest:
+        return RenderRequest(
+            prompt=clip.prompt.text,
+            seed=clip.seed,
+            width=width,
+            height=height,
+            fps=fps,
+            num_frames=settings.CLIP_SECONDS * fps,
+            condition=previous_frames(clip, renderer.condition_frames(fps, lead)),
+            condition_lead=lead,
+        )
 
     def on_step(done: int, total: int) -> bool:
         clip.progress = done / total
@@ -180,7 +185,9 @@ def _render(clip: Clip) -> str:
         return bool(Clip.objects.filter(id=clip.id).values_list("skip_requested", flat=True).first())
 
     try:
-        result = get_renderer().render(request, on_step)
+        renderer = get_renderer()  # inside: a model that cannot be built fails the clip, not the worker
+        request = build_request(renderer)
+        result = renderer.render(request, on_step)
     except OutOfMemoryGiveUp as exc:
         for level in exc.levels:
             _count_oom(level)

@@ -138,7 +138,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- The channel ----------------------------------------------------------------------------------------
-MODEL_PRESET = env_choice("MODEL_PRESET", "tiny", ("tiny", "ltx"))
+MODEL_PRESET = env_choice("MODEL_PRESET", "tiny", ("world", "tiny", "ltx"))
 MODEL_PATH = env_str("YOLIVE_MODEL_PATH", "")
 # Generation caches (docs/benchmarks.md "Generation" has the measurements behind each default).
 GENERATION_EMBEDDING_CACHE_SIZE = env_int("GENERATION_EMBEDDING_CACHE_SIZE", 256, minimum=0)  # 0 = off
@@ -161,7 +161,7 @@ CLIP_SECONDS = env_int("CLIP_SECONDS", 10, minimum=HLS_SEGMENT_SECONDS, maximum=
 if CLIP_SECONDS % HLS_SEGMENT_SECONDS:
     raise ImproperlyConfigured(f"CLIP_SECONDS={CLIP_SECONDS} is not a multiple of {HLS_SEGMENT_SECONDS}")
 ROUND_SECONDS = env_int("ROUND_SECONDS", CLIP_SECONDS, minimum=3, maximum=3600)
-_NATIVE_SIZE = {"tiny": (512, 288), "ltx": (768, 512)}[MODEL_PRESET]
+_NATIVE_SIZE = {"world": (512, 288), "tiny": (512, 288), "ltx": (768, 512)}[MODEL_PRESET]
 VIDEO_WIDTH = env_int("VIDEO_WIDTH", _NATIVE_SIZE[0], minimum=64, maximum=3840)
 VIDEO_HEIGHT = env_int("VIDEO_HEIGHT", _NATIVE_SIZE[1], minimum=64, maximum=2160)
 VIDEO_FPS = env_int("VIDEO_FPS", 24, minimum=1, maximum=60)

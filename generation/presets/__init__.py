@@ -31,6 +31,8 @@ class Preset:
     decode: Callable[[Any, torch.Tensor, int, int], torch.Tensor]
     fbc_threshold: float = 0.05  # FirstBlockCache default for this model, chosen by measurement
     negative_prompt: str = ""
+    render_fps: int = 0  # the rate the pipeline renders at (0: the stream's); the renderer blends up to it
+    lead_frames: int = 1  # frames rendered ahead of the clip and dropped when no previous clip leads it
 
     @property
     def steps(self) -> int:
@@ -44,6 +46,22 @@ def get_preset(name: str) -> Preset:
         raise ValueError(f"unknown model preset {name!r}") from None
     preset: Preset = module.PRESET
     return preset
+
+
+@torch.no_grad()
+def decode_with_vae(
+    pipe: Any, latents: torch.Tensor, width: int, height: int, timestep: Any = None
+) -> torch.Tensor:
+    """Latents through the pipeline's VAE into (frames, height, width, 3) uint8 on the CPU, resized to fit."""
+    vae = pipe.vae
+    latents = pipe._denormalize_latents(latents, vae.latents_mean, vae.latents_std, vae.config.scaling_factor)
+    video = vae.decode(latents.to(vae.dtype), timestep, return_dict=False)[0][0]  # 3, F, H, W in [-1, 1]
+    frames = ((video.float().clamp(-1, 1) + 1) * 127.5).round().to(torch.uint8).permute(1, 0, 2, 3)
+    if frames.shape[-2:] != (height, width):
+        frames = torch.nn.functional.interpolate(
+            frames.contiguous(memory_format=torch.channels_last), size=(height, width), mode="bilinear"
+        )
+    return frames.permute(0, 2, 3, 1).cpu()
 
 
 def assemble_pipeline(transformer: Any, vae: Any, text_encoder: Any, tokenizer: Any) -> Any:

@@ -14,7 +14,7 @@ import torch
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from generation.presets import LTX_DISTILLED_TIMESTEPS, Preset, assemble_pipeline
+from generation.presets import LTX_DISTILLED_TIMESTEPS, Preset, assemble_pipeline, decode_with_vae
 
 DTYPE = torch.bfloat16
 # The distilled model decodes with a little noise at a small timestep (the model card's values).
@@ -113,23 +113,15 @@ def pipeline_size(width: int, height: int) -> tuple[int, int]:
 
 @torch.no_grad()
 def decode(pipe: Any, latents: torch.Tensor, width: int, height: int) -> torch.Tensor:
-    vae = pipe.vae
-    latents = pipe._denormalize_latents(latents, vae.latents_mean, vae.latents_std, vae.config.scaling_factor)
-    latents = latents.to(vae.dtype)
     timestep = None
-    if vae.config.timestep_conditioning:
+    if pipe.vae.config.timestep_conditioning:
         # A fixed generator: the same latents decode to the same frames (same seed, same clip).
         generator = torch.Generator(latents.device).manual_seed(0)
         noise = torch.randn(latents.shape, generator=generator, device=latents.device, dtype=latents.dtype)
+        noise = pipe._normalize_latents(noise, pipe.vae.latents_mean, pipe.vae.latents_std)
         latents = (1 - DECODE_NOISE_SCALE) * latents + DECODE_NOISE_SCALE * noise
-        timestep = torch.tensor([DECODE_TIMESTEP], device=latents.device, dtype=latents.dtype)
-    video = vae.decode(latents, timestep, return_dict=False)[0][0]  # 3, F, H, W in [-1, 1]
-    frames = ((video.float().clamp(-1, 1) + 1) * 127.5).round().to(torch.uint8).permute(1, 0, 2, 3)
-    if frames.shape[-2:] != (height, width):
-        frames = torch.nn.functional.interpolate(
-            frames.contiguous(memory_format=torch.channels_last), size=(height, width), mode="bilinear"
-        )
-    return frames.permute(0, 2, 3, 1).cpu()
+        timestep = torch.tensor([DECODE_TIMESTEP], device=latents.device, dtype=pipe.vae.dtype)
+    return decode_with_vae(pipe, latents, width, height, timestep)
 
 
 PRESET = Preset(

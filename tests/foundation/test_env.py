@@ -59,7 +59,7 @@ def test_it_generates_a_secret_once_into_the_env_file(monkeypatch, tmp_path):
     ("variable", "value", "line"),
     [
         ("ROUND_SECONDS", "abc", "yolive: bad setting: ROUND_SECONDS='abc' is not a whole number"),
-        ("MODEL_PRESET", "huge", "yolive: bad setting: MODEL_PRESET='huge' is not one of: tiny, ltx"),
+        ("MODEL_PRESET", "huge", "yolive: bad setting: MODEL_PRESET='huge' is not one of: world, tiny, ltx"),
         ("CLIP_SECONDS", "7", "yolive: bad setting: CLIP_SECONDS=7 is not a multiple of 2"),
     ],
 )

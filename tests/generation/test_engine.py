@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 import torch
 
-from generation.engine import OOM_COUNTS, CacheSettings, OutOfMemoryGiveUp, rendered_frames
+from generation.engine import OOM_COUNTS, CacheSettings, OutOfMemoryGiveUp, rendered_frames, to_rate
 from generation.presets import get_preset
 from tests.generation.conftest import FRAMES, SIZE, request
 
@@ -55,9 +57,28 @@ def test_conditioning_needs_8k_plus_1_frames(make_renderer):
 
 
 def test_rendered_frames_cover_the_clip_after_the_lead_frames():
-    assert rendered_frames(240, 1) == 241
-    assert rendered_frames(240, 9) == 249
-    assert rendered_frames(16, 1) == 17
+    assert rendered_frames(240, 1, 8) == 241
+    assert rendered_frames(240, 9, 8) == 249
+    assert rendered_frames(16, 1, 8) == 17
+    assert rendered_frames(80, 9, 4) == 89
+
+
+def test_frames_rendered_at_a_lower_rate_are_blended_up_to_the_streams():
+    frames = np.stack([np.full((2, 2, 3), v, np.uint8) for v in (0, 30, 60)])
+    out = to_rate(frames, 8, 24, 9)
+    assert [int(f[0, 0, 0]) for f in out] == [0, 10, 20, 30, 40, 50, 60, 60, 60]
+    assert np.array_equal(to_rate(frames, 24, 24, 2), frames[:2])
+
+
+def test_a_condition_at_the_streams_rate_gives_its_last_frames_at_the_rendered_rate(make_renderer):
+    renderer = make_renderer()
+    renderer.preset = dataclasses.replace(renderer.preset, render_fps=8)
+    stream = np.arange(25)[:, None, None, None].repeat(2, 1).repeat(2, 2).repeat(3, 3).astype(np.uint8)
+    assert renderer.condition_frames(24, 9) == 25
+    picked = renderer._lead_frames(stream, 24, 9)
+    assert [int(f[0, 0, 0]) for f in picked] == list(range(0, 25, 3))
+    with pytest.raises(ValueError, match="25 frames"):
+        renderer._lead_frames(stream[:20], 24, 9)
 
 
 def test_a_stop_request_ends_the_render_within_one_step(make_renderer):

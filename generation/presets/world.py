@@ -1,0 +1,74 @@
+"""`world`: the default model, a small LTX-Video trained by this project on the world it draws.
+
+It knows the subjects, settings and motions in its folder's vocabulary.json (generation/model/, written by
+`make model`) and nothing else: a prompt with none of those words gets the vocabulary's default scene.
+It renders 96x160 at 8 fps, which 2 CPU cores turn into a 10 s clip in a few seconds; the renderer blends
+the frames up to the stream's rate and scales them to its size. Loaded with `from_pretrained` from the
+folder, offline, the same path the `ltx` preset takes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import torch
+from django.core.exceptions import ImproperlyConfigured
+
+from generation.presets import Preset, decode_with_vae
+from generation.training.architecture import FPS, HEIGHT, LEAD_FRAMES, MAX_TOKENS, MODEL_DIR, WIDTH
+from generation.training.schedule import sampling_timesteps
+
+STEPS = 8
+REQUIRED = (
+    "model_index.json",
+    "transformer",
+    "vae",
+    "text_encoder",
+    "tokenizer",
+    "scheduler",
+    "vocabulary.json",
+)
+
+
+def check_model_folder(folder: Path = MODEL_DIR) -> Path:
+    missing = [name for name in REQUIRED if not (folder / name).exists()]
+    if missing:
+        raise ImproperlyConfigured(
+            f"the default model's folder {folder} lacks {', '.join(missing)}: run `make model`, "
+            "or set MODEL_PRESET=tiny for the random stand-in"
+        )
+    return folder
+
+
+def build() -> Any:
+    from diffusers import LTXConditionPipeline
+
+    # fp16 on disk (half the size); float32 to run, because CPUs have no fast fp16 arithmetic.
+    pipe = LTXConditionPipeline.from_pretrained(
+        check_model_folder(), torch_dtype=torch.float32, local_files_only=True
+    )
+    pipe.set_progress_bar_config(disable=True)
+    return pipe
+
+
+def pipeline_size(width: int, height: int) -> tuple[int, int]:
+    return WIDTH, HEIGHT  # the size it was trained at, whatever the stream's
+
+
+def decode(pipe: Any, latents: torch.Tensor, width: int, height: int) -> torch.Tensor:
+    return decode_with_vae(pipe, latents, width, height)
+
+
+PRESET = Preset(
+    name="world",
+    build=build,
+    timesteps=sampling_timesteps(STEPS),
+    guidance_scale=1.0,  # trained for guidance-free sampling: one transformer pass a step
+    max_sequence_length=MAX_TOKENS,
+    pipeline_size=pipeline_size,
+    decode=decode,
+    fbc_threshold=0.05,
+    render_fps=FPS,
+    lead_frames=LEAD_FRAMES,  # trained on clips that always carry the lead: a first clip renders it too
+)

@@ -1,0 +1,113 @@
+"""python -m generation.training {vae,transformer,evaluate,all} [--minutes N] [--threads N]"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from generation.training.architecture import CLIP_FRAMES, MODEL_DIR
+
+VAR = Path(os.environ.get("VAR_DIR", "var")) / "training"
+CLIPS = 1500
+
+
+def export_vae(vae: Any) -> None:
+    from generation.training.folder import (
+        pin_log_variance,
+        save_part,
+        set_latent_statistics,
+        write_vocabulary,
+    )
+    from generation.training.samples import frames_of, random_scene
+
+    rng = np.random.default_rng(7)
+    clips = [
+        torch.from_numpy(frames_of(random_scene(rng), CLIP_FRAMES)[0]).permute(3, 0, 1, 2)[None]
+        for _ in range(24)
+    ]
+    pin_log_variance(vae)
+    set_latent_statistics(vae, clips)
+    save_part(vae, "vae")
+    write_vocabulary()
+
+
+def shipped_vae() -> Any:
+    from diffusers import AutoencoderKLLTXVideo
+
+    return AutoencoderKLLTXVideo.from_pretrained(MODEL_DIR / "vae", torch_dtype=torch.float32).eval()
+
+
+def export_pipeline(trainer: Any, vae: Any) -> None:
+    from diffusers import FlowMatchEulerDiscreteScheduler, LTXConditionPipeline
+
+    pipe: Any = LTXConditionPipeline(
+        transformer=copy.deepcopy(trainer.transformer).eval(),
+        vae=vae,
+        scheduler=FlowMatchEulerDiscreteScheduler(shift=1.0),  # the preset passes its shifted timesteps
+        text_encoder=copy.deepcopy(trainer.text_encoder).eval(),
+        tokenizer=trainer.tokenizer,
+    )
+    pipe.to(torch.float16).save_pretrained(MODEL_DIR, safe_serialization=True)
+
+
+def train_transformer(minutes: float, threads: int) -> None:
+    from generation.training.dataset import draw_all
+    from generation.training.transformer import Trainer, encode_clips
+
+    torch.set_num_threads(threads)
+    draw_all(VAR / "clips", CLIPS)
+    vae = shipped_vae()
+    digest = hashlib.sha256(
+        (MODEL_DIR / "vae" / "diffusion_pytorch_model.safetensors").read_bytes()
+    ).hexdigest()
+    latents = encode_clips(vae, VAR / "clips", VAR / f"latents-{digest[:12]}.pt")
+    trainer = Trainer(latents, threads)
+    trainer.train(minutes, VAR / "transformer.pt")
+    export_pipeline(trainer, vae)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m generation.training")
+    parser.add_argument("stage", choices=("vae", "transformer", "evaluate", "all"))
+    parser.add_argument(
+        "--minutes", type=float, default=60, help="training time for the stage (each, for all)"
+    )
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--prompts", type=int, default=72, help="held-out prompts to evaluate")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    if args.stage in ("vae", "all"):
+        from generation.training.vae import train
+
+        export_vae(train(args.minutes, VAR / "vae.pt", args.threads))
+    if args.stage in ("transformer", "all"):
+        train_transformer(args.minutes, args.threads)
+    if args.stage in ("evaluate", "all"):
+        from generation.training.evaluate import (
+            backdrop_only,
+            evaluate,
+            ground_truth,
+            reconstruction,
+            rendered,
+        )
+
+        sources = {
+            "ground truth": ground_truth,
+            "VAE reconstructions": reconstruction(shipped_vae()),
+            "backdrop only": backdrop_only,
+            "random stand-in (tiny)": rendered("tiny"),
+            "generated (world, default caches)": rendered("world"),
+        }
+        for line in evaluate(args.prompts, sources, Path("docs/model")):
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""The default model's shapes: one place for the frame size, rate and every component's configuration."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+MODEL_DIR = Path(__file__).resolve().parents[1] / "model"  # the shipped pipeline folder
+VOCABULARY_FILE = MODEL_DIR / "vocabulary.json"  # the model's contract with the viewer page
+
+HEIGHT, WIDTH = 96, 160  # the pipeline's frames: multiples of 32 near 16:9, sized for 2 CPU cores
+FPS = 8  # rendered rate; the engine brings frames to the stream's rate and size
+CLIP_FRAMES = 89  # 9 lead frames (continuity) + 80 aired (10 s): 12 latent frames
+LEAD_FRAMES = 9
+SPATIAL, TEMPORAL = 16, 8  # the VAE's compression
+LATENT_CHANNELS = 48
+TEXT_DIM = 64
+MAX_TOKENS = 128  # words: a prompt of PROMPT_MAX_CHARS (200) characters has at most 100
+
+VAE_CONFIG: dict[str, Any] = {
+    "in_channels": 3,
+    "out_channels": 3,
+    "latent_channels": LATENT_CHANNELS,
+    "block_out_channels": (16, 48, 96),
+    "decoder_block_out_channels": (16, 48, 96),
+    "layers_per_block": (1, 1, 1, 1),
+    "decoder_layers_per_block": (1, 1, 1, 1),
+    "spatio_temporal_scaling": (True, True, True),
+    "decoder_spatio_temporal_scaling": (True, True, True),
+    "decoder_inject_noise": (False, False, False, False),
+    "upsample_residual": (False, False, False),
+    "upsample_factor": (1, 1, 1),
+    "timestep_conditioning": False,
+    "patch_size": 2,
+    "patch_size_t": 1,
+    "encoder_causal": True,
+    "decoder_causal": False,
+}
+
+TRANSFORMER_CONFIG: dict[str, Any] = {
+    "in_channels": LATENT_CHANNELS,
+    "out_channels": LATENT_CHANNELS,
+    "patch_size": 1,
+    "patch_size_t": 1,
+    "num_attention_heads": 4,
+    "attention_head_dim": 32,
+    "cross_attention_dim": 128,
+    "num_layers": 6,
+    "caption_channels": TEXT_DIM,
+}
+
+TEXT_CONFIG: dict[str, Any] = {
+    "d_model": TEXT_DIM,
+    "d_kv": 16,
+    "d_ff": 128,
+    "num_layers": 2,
+    "num_heads": 4,
+    "relative_attention_num_buckets": 16,
+    "dropout_rate": 0.0,
+}
+
+
+def build_vae() -> Any:
+    from diffusers import AutoencoderKLLTXVideo
+
+    return AutoencoderKLLTXVideo(**VAE_CONFIG)

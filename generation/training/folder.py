@@ -1,0 +1,45 @@
+"""The model folder (generation/model/): a diffusers pipeline folder, fp16 safetensors, plus the vocabulary.
+
+Parts are written one at a time, each as soon as its stage has a better one, so a stopped run keeps what it
+had finished. Weights are kept in fp32 while training and halved only here.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from generation.training.architecture import MODEL_DIR
+from generation.world.vocabulary import as_json
+
+
+def save_part(model: Any, name: str, folder: Path = MODEL_DIR) -> None:
+    half = copy.deepcopy(model).to(torch.float16)
+    half.save_pretrained(folder / name, safe_serialization=True)
+
+
+def write_vocabulary(folder: Path = MODEL_DIR) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "vocabulary.json").write_text(json.dumps(as_json(), indent=1, ensure_ascii=False) + "\n")
+
+
+@torch.no_grad()
+def pin_log_variance(vae: Any) -> None:
+    """The encoder's one log-variance channel, fixed at the floor: the VAE was trained on the posterior's
+    mode, so the pipeline's sampled latents (conditioning on the previous clip) must equal the mode."""
+    conv = vae.encoder.conv_out.conv
+    conv.weight[-1].zero_()
+    conv.bias[-1].fill_(-30.0)
+
+
+@torch.no_grad()
+def set_latent_statistics(vae: Any, clips: list[torch.Tensor]) -> None:
+    """Per-channel mean and std of the encoder's latents, so the pipeline's normalisation matches training."""
+    latents = torch.cat([vae.encode(clip).latent_dist.mode() for clip in clips])  # B, C, F, H, W
+    channels = latents.transpose(0, 1).flatten(1)
+    vae.latents_mean.copy_(channels.mean(dim=1))
+    vae.latents_std.copy_(channels.std(dim=1).clamp(min=1e-3))

@@ -1,0 +1,161 @@
+"""Stage 2: the text encoder and the transformer, trained together on the VAE's latents of the drawn clips.
+
+The transformer sees exactly what LTXConditionPipeline gives it at render time: packed latents, per-token
+timesteps (zero on the conditioning frames of a continuation), the pipeline's video coordinates and the
+T5 encoder's output with its attention mask. It learns the rectified flow the pipeline's scheduler steps
+along: x_s = (1 - s) x0 + s noise, target noise - x0, with s drawn from the shifted schedule the preset
+samples with. The loss leans on the subject's latent cells (a subject covers a few of 720 tokens).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from tqdm import tqdm
+
+from generation.training.architecture import FPS, LEAD_FRAMES, SPATIAL, TEMPORAL, TRANSFORMER_CONFIG
+from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
+from generation.training.schedule import shifted
+from generation.training.text import build_text_encoder, build_tokenizer
+
+SEED = 3
+BATCH = 8
+LEARNING_RATE = 5e-4
+SUBJECT_WEIGHT = 4.0
+CONDITIONED_SHARE = 0.5  # plain clips also learn to continue themselves half of the time
+CONDITION_NOISE = 0.15  # the pipeline's image_cond_noise_scale
+LEAD_LATENTS = (LEAD_FRAMES - 1) // TEMPORAL + 1
+
+
+@dataclass
+class Latents:
+    x0: torch.Tensor  # (N, C, F, h, w) normalised as the pipeline normalises
+    masks: torch.Tensor  # (N, F, h, w)
+    captions: list[list[str]]
+    continuation: torch.Tensor  # (N,) bool
+
+
+@torch.no_grad()
+def encode_clips(vae: Any, folder: Path, out: Path) -> Latents:
+    """Every drawn clip through the trained encoder, once; kept in `out` for resumed runs."""
+    if out.exists():
+        saved = torch.load(out, weights_only=False)
+        return Latents(**saved)
+    infos = sorted(folder.glob("*.json"))
+    x0, masks, captions, continuation = [], [], [], []
+    mean, std = vae.latents_mean.view(1, -1, 1, 1, 1), vae.latents_std.view(1, -1, 1, 1, 1)
+    for info_path in tqdm(infos, desc="encode", mininterval=10):
+        stem = info_path.name.removesuffix(".json")
+        frames = np.load(folder / f"{stem}.frames.npy")
+        video = torch.from_numpy(frames).permute(3, 0, 1, 2)[None].float() / 127.5 - 1
+        latent = vae.encode(video).latent_dist.mode()
+        x0.append(((latent - mean) / std).half())
+        masks.append(torch.from_numpy(np.load(folder / f"{stem}.mask.npy")))
+        info = json.loads(info_path.read_text())
+        captions.append(info["captions"])
+        continuation.append(bool(info["continuation"]))
+    latents = Latents(torch.cat(x0), torch.stack(masks), captions, torch.tensor(continuation))
+    torch.save(latents.__dict__, out)
+    return latents
+
+
+def video_coords(batch: int, frames: int, height: int, width: int) -> torch.Tensor:
+    from diffusers import LTXConditionPipeline
+
+    ids = LTXConditionPipeline._prepare_video_ids(batch, frames, height, width, 1, 1)
+    ids = LTXConditionPipeline._scale_video_ids(ids, SPATIAL, TEMPORAL, 0).float()
+    ids[:, 0] = ids[:, 0] * (1.0 / FPS)
+    return ids
+
+
+def pack(latents: torch.Tensor) -> torch.Tensor:
+    return latents.flatten(2).transpose(1, 2)  # (B, C, F, h, w) -> (B, F*h*w, C): patch size 1
+
+
+class Trainer:
+    def __init__(self, latents: Latents, threads: int = 2) -> None:
+        from diffusers import LTXVideoTransformer3DModel
+
+        torch.set_num_threads(threads)
+        torch.manual_seed(SEED)
+        self.data = latents
+        self.tokenizer = build_tokenizer()
+        self.text_encoder = build_text_encoder(len(self.tokenizer)).train()
+        transformer: Any = LTXVideoTransformer3DModel(**TRANSFORMER_CONFIG)
+        self.transformer = transformer.train()
+        self.parameters = [*self.transformer.parameters(), *self.text_encoder.parameters()]
+        self.opt = torch.optim.AdamW(self.parameters, lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.01)
+        f, h, w = latents.x0.shape[2:]
+        self.coords = video_coords(BATCH, f, h, w)
+        self.lead_tokens = LEAD_LATENTS * h * w
+
+    def modules(self) -> torch.nn.ModuleDict:
+        return torch.nn.ModuleDict({"transformer": self.transformer, "text_encoder": self.text_encoder})
+
+    def loss(self, rng: np.random.Generator) -> torch.Tensor:
+        index = torch.from_numpy(rng.choice(len(self.data.x0), BATCH, replace=False))
+        x0 = self.data.x0[index].float()
+        texts = [str(rng.choice(self.data.captions[i])) for i in index.tolist()]
+        tokens = self.tokenizer(
+            texts,
+            padding="max_length",
+            max_length=self.tokenizer.model_max_length,
+            truncation=True,
+            return_tensors="pt",
+        )
+        embeds = self.text_encoder(tokens.input_ids, attention_mask=tokens.attention_mask)[0]
+        sigma = shifted(torch.from_numpy(rng.random(BATCH)).float())
+        noise = torch.randn_like(x0)
+        s = sigma.view(-1, 1, 1, 1, 1)
+        xt, target = pack((1 - s) * x0 + s * noise), pack(noise - x0)
+        timestep = (sigma * 1000).view(-1, 1).expand(-1, xt.shape[1]).clone()
+        weight = 1 + SUBJECT_WEIGHT * self.data.masks[index].float().flatten(1).unsqueeze(-1)
+        conditioned = self.data.continuation[index] | torch.from_numpy(rng.random(BATCH) < CONDITIONED_SHARE)
+        lead = slice(0, self.lead_tokens)
+        clean = pack(x0)[:, lead] + CONDITION_NOISE * torch.randn_like(xt[:, lead]) * s.view(-1, 1, 1) ** 2
+        xt[conditioned, lead] = clean[conditioned]
+        timestep[conditioned, lead] = 0.0
+        weight[conditioned, lead] = 0.0
+        pred = self.transformer(
+            hidden_states=xt,
+            encoder_hidden_states=embeds,
+            timestep=timestep,
+            encoder_attention_mask=tokens.attention_mask,
+            video_coords=self.coords,
+            return_dict=False,
+        )[0]
+        return (weight * (pred - target) ** 2).sum() / (weight.sum() * xt.shape[-1])
+
+    def train(self, minutes: float, checkpoint: Path) -> int:
+        state = load_checkpoint(checkpoint, self.modules(), self.opt)
+        step = state.get("step", 0)
+        rng = np.random.default_rng(SEED + step)
+        deadline, last_save = time.monotonic() + minutes * 60, time.monotonic()
+        bar = tqdm(desc="transformer", initial=step, unit="step", mininterval=10)
+        ema = state.get("ema")
+        stop = stop_requested()
+        while time.monotonic() < deadline and not stop.is_set():
+            for group in self.opt.param_groups:
+                group["lr"] = LEARNING_RATE * min(1.0, (step + 1) / 200)
+            loss = self.loss(rng)
+            self.opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(self.parameters, 1.0)
+            self.opt.step()
+            step += 1
+            ema = loss.item() if ema is None else 0.99 * ema + 0.01 * loss.item()
+            bar.update()
+            if step % 25 == 0:
+                bar.set_postfix(loss=f"{ema:.4f}")
+            if time.monotonic() - last_save > 180:
+                save_checkpoint(checkpoint, self.modules(), self.opt, step=step, ema=ema)
+                last_save = time.monotonic()
+        save_checkpoint(checkpoint, self.modules(), self.opt, step=step, ema=ema)
+        bar.close()
+        return step

@@ -1,0 +1,71 @@
+"""`make model`'s stages on small batches: a few steps lower the loss, and a stopped run resumes."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from generation.training import transformer as stage2
+from generation.training import vae as stage1
+from generation.training.architecture import build_vae
+from generation.training.checkpoints import load_checkpoint, save_checkpoint
+from generation.training.transformer import Latents, Trainer
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    torch.set_num_threads(1)
+
+
+def test_a_few_vae_steps_on_one_batch_lower_its_loss():
+    torch.manual_seed(0)
+    vae = build_vae().train()
+    opt = torch.optim.Adam(vae.parameters(), lr=stage1.LEARNING_RATE)
+    stage1.FRAME_BATCH = 4
+    video, mask = stage1.frame_batch(np.random.default_rng(0))
+    losses = []
+    for _ in range(30):
+        loss, _ = stage1.reconstruction_loss(vae, video, mask)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    assert np.mean(losses[-5:]) < 0.9 * np.mean(losses[:5])
+
+
+def small_latents(count: int = 4) -> Latents:
+    g = torch.Generator().manual_seed(0)
+    return Latents(
+        x0=torch.randn(count, 48, 12, 6, 10, generator=g).half(),
+        masks=torch.rand(count, 12, 6, 10, generator=g).half(),
+        captions=[["a cat bouncing in the snow", "a kitten jumps"], ["a rocket rising in space"]]
+        * (count // 2),
+        continuation=torch.tensor([True, False] * (count // 2)),
+    )
+
+
+def test_a_few_transformer_steps_on_one_batch_lower_its_loss(monkeypatch):
+    monkeypatch.setattr(stage2, "BATCH", 4)
+    trainer = Trainer(small_latents(), threads=1)
+    losses = []
+    for _ in range(12):
+        loss = trainer.loss(np.random.default_rng(0))  # the same batch, noise and timesteps every step
+        trainer.opt.zero_grad()
+        loss.backward()
+        trainer.opt.step()
+        losses.append(loss.item())
+    assert losses[-1] < 0.8 * losses[0]
+
+
+def test_a_checkpoint_restores_weights_optimiser_and_step(tmp_path: Path):
+    model = torch.nn.Linear(3, 2)
+    opt = torch.optim.AdamW(model.parameters())
+    model(torch.ones(1, 3)).sum().backward()
+    opt.step()
+    save_checkpoint(tmp_path / "stage.pt", model, opt, step=41)
+    again = torch.nn.Linear(3, 2)
+    state = load_checkpoint(tmp_path / "stage.pt", again, torch.optim.AdamW(again.parameters()))
+    assert state["step"] == 41
+    assert torch.equal(again.weight, model.weight)
+    assert load_checkpoint(tmp_path / "missing.pt", again) == {}

@@ -1,0 +1,114 @@
+"""The default model's world and its judge: the drawn clips, the vocabulary, and a metric that can fail."""
+
+import json
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from generation.training.architecture import FPS, HEIGHT, VOCABULARY_FILE, WIDTH
+from generation.world.clips import Scene, draw, to_uint8
+from generation.world.judge import judge
+from generation.world.vocabulary import MOTIONS, SETTINGS, SUBJECTS, as_json, find_words, read_prompt
+
+ROOT = Path(__file__).resolve().parents[2]
+PROMPTS = [
+    "a red ball bouncing on the beach",
+    "a blue whale swimming in the deep sea at night",
+    "a rocket launching into space",
+    "A Kitten, jumping!! in the SNOW",
+    "the hot air balloon drifts to the left over the city while a puppy spins",
+    "deep sea",
+    "nothing the model knows about",
+    "cat " * 60 + "falling in the desert",  # past any 64-token cut: read in full
+    "",
+]
+
+
+def test_the_world_has_the_subjects_settings_and_motions_the_issue_asks_for():
+    assert len(SUBJECTS) >= 24 and len(SETTINGS) >= 8 and len(MOTIONS) >= 6
+
+
+def test_a_prompt_is_read_for_subject_setting_and_motion_with_synonyms():
+    reading = read_prompt("A Kitten, jumping!! in the SNOW")
+    assert (reading.subjects, reading.setting, reading.motion) == (("cat",), "snow", "bounce")
+
+
+def test_a_prompt_of_any_length_is_read_to_its_end():
+    assert read_prompt("cat " * 60 + "falling in the desert").setting == "desert"
+
+
+def test_a_prompt_with_no_known_word_gets_the_default_scene():
+    defaults = as_json()["defaults"]
+    reading = read_prompt("nothing the model knows about")
+    assert (reading.subjects[0], reading.setting, reading.motion) == (
+        defaults["subject"],
+        defaults["setting"],
+        defaults["motion"],
+    )
+
+
+def test_the_shipped_vocabulary_file_is_the_vocabulary_the_code_reads():
+    assert json.loads(VOCABULARY_FILE.read_text()) == json.loads(json.dumps(as_json()))
+
+
+def test_the_page_highlights_the_same_words_the_model_reads():
+    script = f"""
+        import {{ phraseTables, findWords }} from "{ROOT}/frontend/static/frontend/vocabulary.js";
+        const vocabulary = JSON.parse(await (await import("node:fs/promises")).readFile("{VOCABULARY_FILE}"));
+        const tables = phraseTables(vocabulary);
+        console.log(JSON.stringify({json.dumps(PROMPTS)}.map((p) => findWords(tables, p))));
+    """
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    page = json.loads(out.stdout)
+    model = [
+        [{"kind": m.kind, "name": m.name, "start": m.start, "end": m.end} for m in find_words(p)]
+        for p in PROMPTS
+    ]
+    assert page == model
+    assert any(page)  # the prompts do contain known words
+
+
+@pytest.mark.parametrize("index", range(0, 24, 3))
+def test_the_judge_recognises_ground_truth_clips(index):
+    scene = Scene(
+        (SUBJECTS[index].name,),
+        SETTINGS[index % len(SETTINGS)].name,
+        MOTIONS[index % len(MOTIONS)].name,
+        index,
+    )
+    frames, _ = draw(scene, 80, FPS, HEIGHT, WIDTH)
+    verdict = judge(to_uint8(frames), scene.subjects[0])
+    assert (verdict.setting, verdict.subject, verdict.motion) == (
+        scene.setting,
+        scene.subjects[0],
+        scene.motion,
+    )
+    assert verdict.visible >= 0.9
+
+
+def test_the_judge_finds_no_subject_in_a_backdrop_alone():
+    frames, _ = draw(Scene((), "sea", "left", 3), 80, FPS, HEIGHT, WIDTH)
+    verdict = judge(to_uint8(frames), "cat")
+    assert verdict.setting == "sea"
+    assert verdict.visible < 0.5
+
+
+def test_the_judge_reads_the_random_stand_ins_output_as_no_subject(make_renderer):
+    from generation.engine import RenderRequest
+
+    result = make_renderer().render(
+        RenderRequest(prompt="a cat bouncing", seed=1, width=WIDTH, height=HEIGHT, fps=FPS, num_frames=32)
+    )
+    assert judge(result.frames, "cat").visible < 0.5
+
+
+def test_frames_are_drawn_the_same_from_the_same_seed():
+    scene = Scene(("fox", "bee"), "forest", "right", 11)
+    first, _ = draw(scene, 5, FPS, HEIGHT, WIDTH)
+    again, _ = draw(scene, 5, FPS, HEIGHT, WIDTH)
+    other, _ = draw(Scene(("fox", "bee"), "forest", "right", 12), 5, FPS, HEIGHT, WIDTH)
+    assert np.array_equal(first, again) and not np.array_equal(first, other)
