@@ -34,6 +34,7 @@ BENIGN_COMPOUNDS = phrases(
     shag carpet, shag rug, kill two birds with one stone, screaming orgasm, slippery nipple,
     buttery nipple, pornstar martini, dick sporting goods, toy gun, toy guns, cap gun, shoot the breeze,
     shoot for the moon, shot in the dark, big shot, hot shot, mug shot, kill switch, killer instinct,
-    dead ringer, drop the bomb, photo shoot, fashion shoot, killing floor, door knocker, door knockers
+    dead ringer, drop the bomb, photo shoot, fashion shoot, killing floor, door knocker, door knockers,
+    rear naked choke, rear naked chokes, naked choke, peach emoji, birthday bash, drag queen, drag queens
     """
 )

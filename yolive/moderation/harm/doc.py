@@ -14,6 +14,8 @@ from yolive.moderation.harm import people
 Kind = Literal["minor", "maybe_minor", "group", "person", "animal", "place", "minor_place"]
 
 _AGE = re.compile(r"^(\d{1,2})(?:yo|yrs?|y)?$")
+_GRADE = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")  # "7th grade": a school year, a child's age
+_GRADES = {"grade", "grades", "grader", "graders"}
 _YOUNG = {"little", "young", "lil", "small", "smol", "tiny", "underage", "minor", "teenage", "preteen"}
 # Words between a subject and its verb, or a victim and what was done to it: "a kid is being stabbed".
 AUXILIARIES = {"is", "are", "was", "were", "be", "been", "being", "gets", "got", "get", "getting", "should",
@@ -58,7 +60,8 @@ class Doc:
         if token in people.MINORS or (token in ("minors",) and before != "the"):
             return "minor"
         if token in people.MAYBE_MINORS:
-            return "minor" if before in _YOUNG or self.age_at(i) else "maybe_minor"
+            young = before in _YOUNG or before in people.MINOR_PLACES  # "a high school girl"
+            return "minor" if young or self.age_at(i) else "maybe_minor"
         if token in people.MINOR_PLACES:
             return "minor_place"
         if token in people.GROUPS or (
@@ -83,6 +86,9 @@ class Doc:
 
     def is_minor_age(self, j: int) -> bool:
         token = self.tokens[j]
+        grade = _GRADE.match(token)
+        if grade and j + 1 < len(self.tokens) and self.tokens[j + 1] in _GRADES:
+            return 0 < int(grade.group(1)) <= 12
         match = _AGE.match(token)
         if not match or (token.isdigit() and not self._age_context(j)):
             return False
@@ -114,6 +120,9 @@ class Doc:
         j = i + 1
         while j < len(self.tokens) and j - i <= reach:
             token = self.tokens[j]
+            if token in people.QUANTITIES and j + 1 < len(self.tokens) and self.tokens[j + 1] == "of":
+                j, reach = j + 2, reach + 2  # "a bag of kittens": the kittens
+                continue
             kind = self.kind(j)
             if kind is not None:
                 following = j + 1 < len(self.tokens) and self.kind(j + 1) is not None

@@ -59,6 +59,26 @@ FOREIGN: dict[str, tuple[str, ...]] = {
     "monos": ("monkeys",),
     "matarme": ("kill", "myself"), "matarse": ("kill", "himself"), "suicidarse": ("kill", "himself"),
     "ammazzarmi": ("kill", "myself"), "uccidermi": ("kill", "myself"), "teniendo": ("having",),
+    # who and where: everyone, the police, places of worship and of children
+    "todos": ("everyone",), "todas": ("everyone",), "tous": ("everyone",), "toutes": ("everyone",),
+    "alle": ("everyone",), "tutti": ("everyone",), "gente": ("people",), "personas": ("people",),
+    "iglesia": ("church",), "igreja": ("church",), "eglise": ("church",), "kirche": ("church",),
+    "chiesa": ("church",), "mezquita": ("mosque",), "mesquita": ("mosque",), "mosquee": ("mosque",),
+    "moschee": ("mosque",), "moschea": ("mosque",), "sinagoga": ("synagogue",), "escuela": ("school",),
+    "colegio": ("school",), "escola": ("school",), "ecole": ("school",), "schule": ("school",),
+    "scuola": ("school",), "policia": ("police",), "policias": ("police",), "policiers": ("police",),
+    "policier": ("police",), "flics": ("police",), "polizei": ("police",), "polizisten": ("police",),
+    "polizia": ("police",), "poliziotti": ("police",), "nena": ("little", "girl"),
+    "nenas": ("little", "girls"),
+    "nene": ("little", "boy"), "menina": ("girl",), "menino": ("boy",), "ninita": ("little", "girl"),
+    "ninito": ("little", "boy"), "kleine": ("little",), "kleines": ("little",), "kleiner": ("little",),
+    "piccola": ("little",), "piccolo": ("little",), "pequena": ("little",), "pequeno": ("little",),
+    "ropa": ("clothes",), "vetements": ("clothes",), "kleidung": ("clothes",), "vestiti": ("clothes",),
+    "perros": ("dogs",), "gatos": ("cats",), "chiens": ("dogs",), "gatti": ("cats",), "hunde": ("dogs",),
+    "katzen": ("cats",), "animales": ("animals",), "animaux": ("animals",), "tiere": ("animals",),
+    "quemar": ("burn",), "quemando": ("burning",), "ahorcar": ("hang",), "bruler": ("burn",),
+    "verbrennen": ("burn",), "bruciare": ("burn",), "maricones": ("faggots",), "morirme": ("die",),
+    "mujeres": ("women",), "femmes": ("women",), "frauen": ("women",), "hombres": ("men",),
 }  # fmt: skip
 # English words that are foreign words too: read as the foreign word only right after a foreign word.
 FOREIGN_AFTER_FOREIGN: dict[str, tuple[str, ...]] = {
@@ -80,6 +100,10 @@ FOREIGN_PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     "myself"),
     ("mich", "umbringen"): ("kill", "myself"), ("mi", "uccido"): ("kill", "myself"), ("me",
     "mato"): ("kill", "myself"),
+    ("voy", "a"): ("i", "am", "going", "to"), ("je", "vais"): ("i", "am", "going", "to"),
+    ("ich", "werde"): ("i", "will"), ("sin", "ropa"): ("without", "clothes"),
+    ("sans", "vetements"): ("without", "clothes"), ("petite", "fille"): ("little", "girl"),
+    ("petit", "garcon"): ("little", "boy"), ("ohne", "kleidung"): ("without", "clothes"),
     ("zieht", "sich", "aus"): ("undress",), ("se", "desnuda"): ("undress",), ("se",
     "deshabille"): ("undress",),
 }  # fmt: skip

@@ -7,9 +7,11 @@ from yolive.moderation.harm.words import families, graded
 SLURS: dict[str, int] = graded(
     {
         4: """nigger nigga niglet kike chink gook spic wetback beaner raghead towelhead sandnigger faggot
-        jigaboo zipperhead slur_porch_monkey slur_camel_jockey maricon""",
+        jigaboo zipperhead slur_porch_monkey slur_camel_jockey maricon muzzie muzrat mudslime groid
+        rapefugee dindu kyke nignog nigglet""",
         3: """jig joo jooz jewz retarded fag dyke tranny shemale coon paki yid heeb wop dago gyppo pikey
-        retard mongoloid spastic abo halfbreed negress darkie golliwog""",
+        retard mongoloid spastic abo halfbreed negress darkie golliwog troon pajeet chinaman ching_chong
+        shemale ladyboy""",
         2: ["spaz", "kraut", "gypo", "n_word"],
     }
 )
@@ -22,6 +24,11 @@ SLUR_AMBIGUOUS = {
     "paki": set(),
     "spaz": set(),
 }
+# Slurs written with a stretched or misspelt ending ("niggaz", "faggit", "fagot"): the stem is the slur.
+SLUR_STEMS = {"nigg": 4, "nigga": 4, "niga": 4, "fagg": 4, "fagot": 4, "faggit": 4, "kike": 4, "tranny": 3,
+              "trannie": 3, "retard": 3}  # fmt: skip
+# Words that begin like a slur and are not one.
+NOT_SLURS = {"niggard", "niggardly", "niggle", "niggles", "niggled", "niggling", "nigga_please"}
 # Hate symbols and slogans, with no group needed.
 HATE_SYMBOLS: dict[str, int] = {
     "heil_hitler": 4, "white_power": 4, "master_race": 4, "kkk": 4, "1488": 4, "14_88": 4, "white_race": 3,
@@ -41,7 +48,8 @@ DEHUMANISING: dict[str, int] = graded(
         3: """terrorist criminal rapist pedophile paedophile thief|thieves freak inferior evil greedy stupid
         dumb lazy dirty disgusting illegal mentally_ill sick pervert scum trash garbage degenerate
         groomer ugly smelly stinky gross nasty worthless useless violent dangerous primitive backward
-        barbaric idiot moron loser retarded inbred""",
+        barbaric idiot moron loser retarded inbred filthy stinking sneaky smelly uncivilised uncivilized
+        parasitic cockroach demon demonic invader invaders breeders""",
     }
 )
 # Excluding a group: "send them back", "should be deported", "go back to africa".

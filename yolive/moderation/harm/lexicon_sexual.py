@@ -13,17 +13,29 @@ EXPLICIT: dict[str, int] = graded(
         creampie gangbang bukkake orgy|orgies orgasm penis vagina vulva clitoris clit labia genitals
         genitalia testicle scrotum erection boner cum cumming semen have_sex sex_tape oral_sex anal
         doggy_style milf dildo jerk_off masturbation dick_pic pussy cunnilingus fellatio deepthroat
-        pegging intercourse privates schlong coochie go_down_on""",
+        pegging intercourse privates schlong coochie go_down_on sex_position gilf ahegao jizz splooge bussy
+        cumslut facial_cumshot""",
         3: """sex nsfw lewd nudes sexting threesome foursome bdsm bondage dominatrix onlyfans camgirl
         stripper striptease strip_club lap_dance erotic erotica horny sex_doll tits boobs nipple cock
         dick hooker prostitute whore slut bare_breasts spread_legs wet_tshirt happy_ending fetish
         barely_legal copulating copulate fornicate fornicating make_love shag shagging knockers tatas
-        dong peen cooch cameltoe undress""",
+        dong peen cooch cameltoe undress pawg dilf spunk boob booba nudie sext scissoring titjob
+        tittyfuck""",
         2: """sexy seductive seductively sensual thong gstring panties busty cleavage kinky make_out breast
         butt booty bend_over stripping strip strips stripped sexual sexually lust lusty steamy aroused
         flash flashing flashes flashed sleep_with bonk bonking hump humping jugs hooters show_all
-        facesitting""",
-        1: ["hot", "hottie", "babe", "lingerie"],
+        facesitting bbw thot""",
+        1: [
+            "hot",
+            "hottie",
+            "babe",
+            "lingerie",
+            "baddie",
+            "eggplantemoji",
+            "peachemoji",
+            "dropletsemoji",
+            "tongueemoji",
+        ],
     }
 )
 # Verb families that are sexual in themselves: "masturbating", "groping", "molested".
@@ -52,7 +64,7 @@ REVEALING = families("""bikini underwear bra stockings miniskirt see_through lin
 NEEDS_PERSON = {"sexy", "seductive", "seductively", "sensual", "busty", "hot", "butt", "booty", "breast",
                 "twerk", "twerking", "twerks", "bend_over", "strip", "stripping", "flash", "flashing",
                 "lust", "steamy", "spread_legs", "hump", "humping", "humps", "bonk", "bonking",
-                "thick"}  # fmt: skip
+                "thick", "thot", "baddie", "scissoring", "bbw"}  # fmt: skip
 # Body words that put a person in the picture by themselves ("thick booty twerking").
 BODY_WORDS = {
     "booty",

@@ -71,7 +71,7 @@ SELF_HARM: dict[str, int] = {
     "bonespo": 3, "meanspo": 3, "kms": 4, "kill_myself": 4, "end_my_life": 4, "want_to_die": 4,
     "overdose": 3, "overdosing": 3, "overdosed": 3, "purging": 2, "noose": 2, "about_to_jump": 3,
     "suicide_note": 4, "anorexia": 1, "bulimia": 1, "cutting": 0, "kys": 4, "drink_bleach": 4,
-    "jump_front": 0,
+    "jump_front": 0, "way_out": 2, "painless_death": 3, "ctb": 4,
 }  # fmt: skip
 # Verbs that, done to oneself ("himself", "myself"), are self-harm; graded as they are for others.
 SELF_HARM_VERBS: dict[str, int] = graded(

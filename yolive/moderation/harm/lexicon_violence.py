@@ -14,13 +14,15 @@ VIOLENT_VERBS: dict[str, int] = graded(
         2: """punch kick slap hit|hitting beat|beaten|beating spank smack whip bully push shove attack assault
         abuse stomp trample beat_up smash slam flush bite|bit|bitten tackle headbutt elbow throttle
         choke harass torment scratch skin hurt|hurting injure wound batter pummel kidnap abduct
-        throw|threw|thrown stomp spit_on chain cage tie_up""",
+        throw|threw|thrown stomp spit_on chain cage tie_up bash clobber thrash wallop boil scald hunt
+        ambush toss fling|flung hurl""",
         # killing or maiming
         3: """kill murder shoot|shot|shooting stab strangle drown poison hang|hanged|hung lynch execute
         slay|slain|slew stone burn|burnt electrocute suffocate smother bludgeon gun_down run_over
         blow_up shoot_up bomb nuke snipe shank assassinate strangle slit|slitting behead decapitate
         set_fire waterboard maim slaughter butcher massacre put_down cut_up burn_down knifing knifed
-        starve club hack""",
+        starve club hack maul mangle incinerate immolate garrote cripple disfigure brutalize brutalise
+        eradicate purge skewer hang_up wipe_out curb_stomp pistol_whip""",
         # cruelty and atrocity whoever the victim is
         4: """torture behead decapitate dismember mutilate disembowel crucify impale lynch massacre
         exterminate waterboard eviscerate flay gas""",
@@ -31,7 +33,7 @@ VIOLENT_VERBS: dict[str, int] = graded(
 # toast", "club together") count only with a person or an animal right after them, never from afar.
 NEAR_ONLY = families(
     """hit beat whip push burn club hack skin scratch tackle elbow bite stone starve kick smack throw smash
-    slam""",
+    slam bash boil scald hunt purge skewer thrash toss fling hurl""",
     "verb",
 )
 # Participles that make a victim of the next noun: "a murdered woman", "a beaten dog".
@@ -42,6 +44,14 @@ VICTIM_PARTICIPLES = {
     "disemboweled": 4, "abused": 2, "battered": 2, "wounded": 2, "injured": 2, "kidnapped": 2, "hanged": 3,
     "drowned": 3, "burned": 2, "burnt": 2, "charred": 3, "gutted": 3, "skinned": 3, "shot": 3, "killed": 3,
 }  # fmt: skip
+# Verbs of a kitchen: done to a food animal they are a recipe ("boil the lobster").
+COOKING_VERBS = families("""boil scald skewer roast fry grill butcher skin gut""", "verb")
+# An animal still alive when it is cut is cruelty, whatever the kitchen around it.
+ALIVE = {"alive", "live", "living", "conscious", "awake", "screaming"}
+# Who does violence, named by a noun: with a crowd, a school or a weapon near, a rampage is in the picture.
+ATTACKERS = families("""shooter gunman|gunmen bomber terrorist jihadist sniper""")
+# Weapons that make any school a scene of an attack ("an ar15 in a classroom").
+FIREARMS = families("""gun rifle pistol shotgun ar15 ak47 ak glock uzi mp5 grenade bomb explosive""")
 # What is left of a victim: "a dismembered body", "a bloody corpse".
 REMAINS = families("""body|bodies corpse carcass remains head torso limb""")
 
@@ -85,7 +95,7 @@ INTENSIFIERS = {"to_death", "alive", "brutally", "brutal", "savagely", "graphic"
 SPORT_CONTEXT = families(
     """boxer boxing ring match wrestler wrestling sparring karate judo mma ufc kickboxer kickboxing fencer
     fencing referee knockout tournament olympics jockey hockey rugby football soccer game player team
-    sumo bout round champion championship puck pitch"""
+    sumo bout round champion championship puck pitch scoreline league playoff playoffs season"""
 )
 # Contexts where the violence is make-believe: a video game, a water fight, a tabletop battle.
 PLAY_CONTEXT = families(

@@ -27,6 +27,12 @@ CONTRACTIONS: dict[str, tuple[str, ...]] = {
     "merked": ("killed",), "merking": ("killing",), "sewerslide": ("suicide",), "suicided": ("suicide",),
     "tiddies": ("tits",), "titties": ("tits",), "boobies": ("boobs",), "n00dz": ("nudes",),
     "noodz": ("nudes",),
+    # chat shorthand for people, media and intent
+    "ppl": ("people",), "peeps": ("people",), "ppls": ("people",), "vids": ("videos",), "vid": ("video",),
+    "w": ("with",), "w/": ("with",), "yall": ("you", "all"), "y'all": ("you", "all"), "bc": ("because",),
+    "nudez": ("nudes",), "nudies": ("nudes",), "tiddy": ("tits",), "titty": ("tits",), "bewbs": ("boobs",),
+    "ded": ("dead",), "ctb": ("suicide",), "oding": ("overdosing",), "kil": ("kill",), "murda": ("murder",),
+    "gonna've": ("going", "to"), "finna": ("going", "to"), "tryna": ("trying", "to"),
 }  # fmt: skip
 
 
@@ -118,6 +124,20 @@ for _verb, _rest, _unit in [
     ("throw|threw|thrown", "myself in front of", "jump_front"),
     ("tear|tore|torn", "off", "cut_off"),
     ("slit", "open", "cut_off"),
+    ("get|got|gotten", "railed", "have_sex"),
+    ("dick|dicked", "down", "have_sex"),
+    ("dick|dicked", "her down", "have_sex"),
+    ("blow|blew|blown", "her back out", "have_sex"),
+    ("eat|ate|eaten", "her out", "go_down_on"),
+    ("eat|ate|eaten", "her pussy", "go_down_on"),
+    ("bust|busted", "a nut", "cum"),
+    ("cave|caved", "in", "smash"),
+    ("bash|bashed", "in", "smash"),
+    ("snap|snapped", "his neck", "kill"),
+    ("snap|snapped", "her neck", "kill"),
+    ("break|broke|broken", "his neck", "kill"),
+    ("light|lit", "on fire", "set_fire"),
+    ("douse|doused", "in gasoline", "set_fire"),
 ]:
     UNITS |= _verb_phrase(_verb, _rest, _unit)
 for _first, _last, _unit in [
@@ -180,6 +200,22 @@ for _first, _last, _unit in [
     ("dark", "souls", "video_game"),
     ("apex", "legends", "video_game"),
     ("elden", "ring", "video_game"),
+    ("school", "shooter", "school_shooting"),
+    ("mass", "shooter", "mass_shooting"),
+    ("active", "shooter", "mass_shooting"),
+    ("reverse", "cowgirl", "sex_position"),
+    ("missionary", "position", "sex_position"),
+    ("69", "position", "sex_position"),
+    ("nip", "slip", "bare_breasts"),
+    ("lethal", "dose", "overdose"),
+    ("ching", "chong", "ching_chong"),
+    ("rag", "head", "raghead"),
+    ("towel", "head", "towelhead"),
+    ("pound", "town", "have_sex"),
+    ("painless", "death", "painless_death"),
+    ("painless", "way", "painless_death"),
+    ("suicide", "method", "painless_death"),
+    ("sex", "position", "sex_position"),
 ]:
     UNITS |= _noun_phrase(_first, _last, _unit)
 UNITS |= {
@@ -229,4 +265,17 @@ UNITS |= {
     "than"): "superior_to",
     ("should", "have"): "should_have", ("should", "ve"): "should_have", ("shoulda",): "should_have",
     ("slanty", "eyes"): "slant_eyes", ("slanted", "eyes"): "slant_eyes", ("slant", "eyes"): "slant_eyes",
+    # Ideation said indirectly: the viewer is not asking for a picture, and a moderator should see it.
+    ("nobody", "would", "miss", "me"): "want_to_die", ("no", "one", "would", "miss", "me"): "want_to_die",
+    ("noone", "would", "miss", "me"): "want_to_die", ("nobody", "will", "miss", "me"): "want_to_die",
+    ("no", "one", "will", "miss", "me"): "want_to_die", ("nobody", "cares", "if", "i", "die"): "want_to_die",
+    ("better", "off", "without", "me"): "want_to_die", ("not", "want", "to", "be", "here"): "want_to_die",
+    ("not", "want", "to", "exist"): "want_to_die", ("want", "it", "all", "to", "end"): "want_to_die",
+    ("easiest", "way", "out"): "way_out", ("easy", "way", "out"): "way_out",
+    ("quickest", "way", "out"): "way_out", ("way", "to", "die"): "painless_death",
+    ("ways", "to", "die"): "painless_death", ("how", "to", "die"): "painless_death",
+    ("how", "many", "pills"): "how_many_pills", ("too", "many", "pills"): "overdose",
+    ("cp", "video"): "child_porn", ("cp", "content"): "child_porn",
+    ("cp", "link"): "child_porn", ("cp", "pic"): "child_porn", ("cp", "collection"): "child_porn",
+    ("cp", "trade"): "child_porn", ("cp", "stash"): "child_porn", ("cp", "folder"): "child_porn",
 }  # fmt: skip

@@ -19,6 +19,18 @@ from yolive.moderation.harm.languages import FOREIGN, FOREIGN_AFTER_FOREIGN, FOR
 from yolive.moderation.harm.phrases import CONTRACTIONS, UNITS
 
 _WORD = re.compile(r"[\w*']+")
+# A match score ("we lost 7-0", "won 3:1") is a sport, whatever the verbs around it say.
+_SCORE = re.compile(r"\b\d{1,3}\s?[-:\u2013]\s?\d{1,3}\b(?![-:/.]\d)")
+# Emoji that stand for a word in chat: an ape for a person is dehumanising, a peach and droplets are sexual.
+EMOJI = {
+    "\U0001f98d": "ape", "\U0001f412": "monkey", "\U0001f435": "monkey", "\U0001f648": "monkey",
+    "\U0001f400": "rat", "\U0001f401": "rat", "\U0001f437": "pig", "\U0001f416": "pig",
+    "\U0001fab3": "cockroach", "\U0001f346": "eggplantemoji", "\U0001f351": "peachemoji",
+    "\U0001f4a6": "dropletsemoji", "\U0001f445": "tongueemoji", "\U0001f52a": "knife",
+    "\U0001f5e1": "knife", "\U0001f52b": "gun", "\U0001f4a3": "bomb", "\U0001fa78": "blood",
+    "\U0001f480": "skullemoji", "\u2620": "skullemoji", "\U0001faa2": "noose",
+}  # fmt: skip
+_EMOJI = re.compile("|".join(map(re.escape, EMOJI)))
 _FUNCTION_WORDS = {"a", "i", "the", "to", "my", "me", "you", "his", "her", "in", "on", "up", "of", "and"}
 MAX_PHRASE = 6
 
@@ -158,6 +170,8 @@ def _merge_units(tokens: list[str]) -> list[str]:
 
 def read(form: str) -> tuple[str, ...]:
     """The token stream of one reading form."""
+    form = _SCORE.sub(" scoreline ", form)
+    form = _EMOJI.sub(lambda m: f" {EMOJI[m.group(0)]} ", form)
     tokens = _join_single_letters(_words(form))
     expanded: list[str] = []
     for token in tokens:

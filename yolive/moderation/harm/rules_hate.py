@@ -12,6 +12,7 @@ from yolive.moderation.harm import lexicon_violence as lex_violence
 from yolive.moderation.harm.categories import Category, Finding
 from yolive.moderation.harm.doc import Doc
 from yolive.moderation.harm.rules_violence import Violence
+from yolive.moderation.harm.words import lookup
 
 _COPULA = {"are", "is", "were", "was", "be", "being", "r", "like", "=", "becoming", "become", "as", "should",
            "must", "need", "needs", "deserve", "deserves", "to", "again", "will", "gonna",
@@ -27,16 +28,33 @@ _CONTROLLED = {"world", "media", "banks", "bank", "money", "government", "hollyw
                "covid", "virus", "plague", "war", "wars", "aids", "crime", "pandemic"}  # fmt: skip
 _SLURRING = lex.GROUP_SLURRING_ADJECTIVES | set(lexicon_speech.PROFANE) | set(lexicon_speech.INSULTS)
 _DENIED = {"happen", "happened", "exist", "existed", "real"}
+# Between a dehumanising word and the group it is said of, when the word comes first.
+_LIKENED = {"what", "like", "=", "is", "are", "r", "thats", "those", "these", "called"}
+
+
+def _insult(token: str) -> bool:
+    """An insult said of a whole group is a stereotype: "gays are disgusting", "immigrants are trash"."""
+    return lookup(lexicon_speech.INSULTS, token) >= 2
 
 
 def _groups(doc: Doc) -> list[int]:
     return [i for i in range(len(doc)) if doc.kind(i) == "group"]
 
 
+def slur_grade(token: str) -> int:
+    """A slur's grade, through its inflections and its stretched spellings ("niggaz", "faggit")."""
+    if token in lex.NOT_SLURS:
+        return 0
+    grade = lookup(lex.SLURS, token)
+    if grade or len(token) < 4:
+        return grade
+    return max((s for stem, s in lex.SLUR_STEMS.items() if token.startswith(stem)), default=0)
+
+
 def _slurs(doc: Doc) -> list[Finding]:
     found = []
     for token in doc.tokens:
-        severity = lex.SLURS.get(token, 0)
+        severity = slur_grade(token)
         harmless = lex.SLUR_AMBIGUOUS.get(token)
         if severity and not (harmless and doc.has(harmless)):
             found.append(Finding(Category.HATE, severity, (token,), "a slur"))
@@ -72,11 +90,16 @@ def _about_groups(doc: Doc) -> list[Finding]:
         j = i + 1
         while j < len(doc) and j - i <= 3 and doc.tokens[j] in _COPULA | _ADVERBS:
             j += 1
-        said = [t for t in doc.tokens[j : j + 3] if t in lex.DEHUMANISING]
+        said = [t for t in doc.tokens[j : j + 3] if t in lex.DEHUMANISING or _insult(t)]
         if j > i + 1 and said:
-            found.append(
-                Finding(Category.HATE, lex.DEHUMANISING[said[0]], (group, said[0]), "dehumanising a group")
-            )
+            grade = lex.DEHUMANISING.get(said[0], 3)
+            found.append(Finding(Category.HATE, grade, (group, said[0]), "dehumanising a group"))
+        before = [k for k in range(max(0, i - 5), i) if lex.DEHUMANISING.get(doc.tokens[k], 0) >= 4]
+        linked = any(t in _LIKENED for t in doc.tokens[before[0] : i]) if before else False
+        ends = i + 1 >= len(doc) or doc.tokens[i + 1] in _COPULA
+        if before and linked and ends:  # "apes, that's what black people are"
+            words = (doc.tokens[before[0]], group)
+            found.append(Finding(Category.HATE, 4, words, "dehumanising a group"))
         doom = [t for t in doc.tokens[i + 1 : i + 8] if t in _DOOM]
         if doom and any(
             t in ("should", "must", "deserve", "deserves", "need", "will") for t in doc.tokens[i + 1 : i + 8]
@@ -127,6 +150,12 @@ def _violence_against_groups(doc: Doc, acts: list[Violence]) -> list[Finding]:
         for a in acts
         if a.severity >= 2 and (a.victim == "group" or (a.victim == "place" and _worship(a.words)))
     ]
+    if not found and doc.has(people.WORSHIP_PLACES):
+        found = [
+            Finding(Category.HATE, 3, (*a.words, *_hits(doc, people.WORSHIP_PLACES)), "violence at worship")
+            for a in acts
+            if a.severity >= 3
+        ][:1]
     if found:
         return found
     for i in _groups(doc):
@@ -135,6 +164,10 @@ def _violence_against_groups(doc: Doc, acts: list[Violence]) -> list[Finding]:
             words = (doc.tokens[lethal[0]], doc.tokens[i])
             return [Finding(Category.HATE, 3, words, "violence near a group")]
     return found
+
+
+def _hits(doc: Doc, words: set[str]) -> tuple[str, ...]:
+    return tuple(t for t in doc.tokens if t in words)
 
 
 def _worship(words: tuple[str, ...]) -> bool:

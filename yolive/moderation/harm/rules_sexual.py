@@ -10,6 +10,7 @@ from yolive.moderation.harm import lexicon_sexual as lex
 from yolive.moderation.harm import lexicon_speech, people
 from yolive.moderation.harm.categories import Category, Finding
 from yolive.moderation.harm.doc import Doc
+from yolive.moderation.harm.words import lookup
 
 _FUCK = {
     w for w, s in lexicon_speech.PROFANE.items() if w.startswith(("fuck", "fuk", "fck", "phuck", "fvck"))
@@ -26,6 +27,9 @@ _BARE_THINGS = {"tree", "trees", "branch", "branches", "wall", "walls", "bulb", 
                 "mountain", "mountains", "floor", "room", "lens", "metal", "concrete", "steel"}  # fmt: skip
 
 
+_DISPLAY = {"show", "shows", "showing", "flaunt", "flaunts", "flaunting", "flex", "flexing", "posing", "pose",
+            "poses"}  # fmt: skip
+_FIGURE = {"body", "curves", "figure", "bod"}
 # "a vampire sucking a man's blood" is a horror film.
 _BITES = {"blood", "vampire", "vampires", "venom", "poison", "snake", "leech", "mosquito", "wound"}
 
@@ -40,7 +44,7 @@ def signals(doc: Doc) -> list[tuple[int, str]]:
     person = doc.has_person() or doc.has(lex.PERSONS_FOR_SEXUAL) or doc.has(lex.BODY_WORDS)
     found: list[tuple[int, str]] = []
     for i, token in enumerate(doc.tokens):
-        severity = max(lex.EXPLICIT.get(token, 0), lex.EXPLICIT_VERBS.get(token, 0))
+        severity = max(lookup(lex.EXPLICIT, token), lex.EXPLICIT_VERBS.get(token, 0))
         if token in lex.NUDITY:
             after = doc.tokens[i + 1] if i + 1 < len(doc) else ""
             if after in _BARE_THINGS or after in people.ANIMALS:
@@ -59,6 +63,8 @@ def signals(doc: Doc) -> list[tuple[int, str]]:
             part = doc.tokens[doc.near(i, _PARTS, before=0, after=3) or 0]
             if _counts(doc, part):
                 severity = 4
+        if token in _DISPLAY and doc.near(i, _FIGURE, before=0, after=4) is not None:
+            severity = max(severity, 1)  # "showing off her body": borderline alone, not with a child
         if token in ("inappropriately", "inappropriate", "sexually") and person:
             severity = max(severity, 3)
         if token.startswith("expos") and doc.near(i, people.SELF, before=0, after=2) is not None:

@@ -33,6 +33,19 @@ _PILLS = {"pills", "pill", "tablets", "painkillers", "sleeping"}
 _MOUTH_HEAD_NECK = {"mouth", "head", "neck", "temple", "throat", "wrist", "wrists"}
 
 
+# Said with pills, these ask for a deadly amount: "how many pills to od", "enough sleeping pills to die".
+_DOSE_CUES = {"od", "overdose", "overdosing", "lethal", "die", "dying", "enough", "how_many_pills",
+              "end_my_life", "kill_myself", "fatal", "deadly", "never_wake"}  # fmt: skip
+
+
+def _first_person_intent(doc: Doc) -> bool:
+    return doc.has(_FIRST_PERSON | {"am"}) and doc.has(_INTENT | {"tonight", "today", "want", "about"})
+
+
+def _hits(doc: Doc, words: set[str]) -> tuple[str, ...]:
+    return tuple(t for t in doc.tokens if t in words)
+
+
 def profanity(doc: Doc) -> list[Finding]:
     hits = []
     for token in doc.tokens:
@@ -143,13 +156,18 @@ def self_harm(doc: Doc) -> list[Finding]:
             )
     if doc.has({"razor", "razors", "blade"}) and doc.has(lexicon_violence.BLOOD):
         found.append(Finding(Category.SELF_HARM, 3, ("razor", "blood"), "cutting"))
-    if doc.has({"jump_off", "about_to_jump"}) and doc.has(_SUICIDE_SPOTS) and doc.has_person():
-        found.append(Finding(Category.SELF_HARM, 3, ("jump_off",), "jumping to one's death"))
+    if doc.has({"jump_off", "about_to_jump"}) and doc.has(_SUICIDE_SPOTS):
+        if _first_person_intent(doc):  # "im gonna jump off the bridge tonight"
+            found.append(Finding(Category.SELF_HARM, 4, ("jump_off",), "saying one will jump"))
+        elif doc.has_person():
+            found.append(Finding(Category.SELF_HARM, 3, ("jump_off",), "jumping to one's death"))
     if doc.has({"jump_front"}) and doc.has(_VEHICLES):
         found.append(Finding(Category.SELF_HARM, 3, ("jump_front",), "jumping in front of a vehicle"))
     hanging = doc.has({"hang", "hangs", "hanging", "hanged", "hung"})
     if hanging and doc.has({"rope", "noose"}) and doc.has_person() and not doc.has(_CLIMBING):
         found.append(Finding(Category.SELF_HARM, 3, ("hanging", "rope"), "a hanging"))
+    if doc.has(_PILLS | {"how_many_pills"}) and doc.has(_DOSE_CUES):
+        found.append(Finding(Category.SELF_HARM, 3, ("pills", *_hits(doc, _DOSE_CUES)), "an overdose"))
     for i in doc.where(_SWALLOW):
         if (
             doc.near(i, _MANY, before=0, after=3) is not None

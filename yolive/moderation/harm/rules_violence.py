@@ -28,6 +28,11 @@ _MAIMING = {"cut_off", "slit", "slits", "slitting", "chopped", "severed", "gouge
             "ripping", "ripped", "tear", "tears", "tearing", "tore", "gouge", "gouging", "smash", "smashes",
             "smashing", "smashed", "crush", "crushes", "crushing", "crushed", "stab", "stabs",
             "stabbing"}  # fmt: skip
+# What says a "we got destroyed" is a lost game rather than an attack.
+_LOSS = {"scoreline", "lol", "lmao", "lmfao", "rofl", "game", "match", "round", "team", "again", "today",
+         "tonight", "yesterday", "lost", "score", "ranked"}  # fmt: skip
+_PULLING = {"pull", "pulls", "pulling", "pulled", "pluck", "plucks", "plucking", "plucked", "yank", "yanking",
+            "yanked", "twist", "twisting", "twisted"}  # fmt: skip
 _SHOOT_AT = {"throw", "throws", "threw", "throwing", "shoot", "shoots", "shot", "shooting", "fire", "fires",
              "fired", "firing", "swing", "swinging", "spit", "spitting"}  # fmt: skip
 
@@ -50,9 +55,11 @@ def _is_past(token: str) -> bool:
     )
 
 
-def _softened(doc: Doc, severity: int, victim_at: int | None, subject_at: int | None) -> int:
+def _softened(doc: Doc, severity: int, victim_at: int | None, subject_at: int | None, verb: str = "") -> int:
     victim = doc.kind(victim_at) if victim_at is not None else None
     subject = doc.tokens[subject_at] if subject_at is not None else ""
+    if victim == "animal" and verb in lex.COOKING_VERBS and doc.tokens[victim_at or 0] in people.FOOD_ANIMALS:
+        return 0  # boiling a lobster, skewering a chicken
     if victim == "animal":
         if subject in people.PREDATORS or subject in people.ANIMALS:
             return 1  # a nature film: the hawk and the rabbit
@@ -120,11 +127,13 @@ def _acts(doc: Doc) -> list[Violence]:
         victim = doc.kind(victim_at)
         if victim == "place" and severity < 3:
             continue  # "attack the castle", "hit the town"
-        level = _worse(doc, i, _softened(doc, severity, victim_at, subject_at))
+        level = _worse(doc, i, _softened(doc, severity, victim_at, subject_at, token))
         if token in lex.PLAYFUL and (doc.has(people.PARENTS) or doc.has({"air", "pool", "swing", "snow"})):
             level = 0  # a dad throwing his son in the air
         if doc.tokens[victim_at] in ("me", "us") and victim_at > i:
             level = min(level, 1)  # "the heat is killing me", "you're killing me"
+        if doc.tokens[victim_at] in ("we", "us") and victim_at < i and doc.has(_LOSS):
+            level = min(level, 1)  # "we got slaughtered 7-0 lol": a lost match
         if level > 0:
             words = (token, doc.tokens[victim_at]) if victim_at > i else (doc.tokens[victim_at], token)
             found.append(Violence(level, victim, words, f"violence against {_whom(victim)}"))
@@ -234,11 +243,20 @@ def _named(doc: Doc) -> list[Violence]:
         found.append(Violence(2, doc.kind(person), (doc.tokens[person], "blood"), "a bloodied person"))
     for i in doc.where(people.BODY_PARTS):
         maimed = doc.near(i, _MAIMING, before=5, after=2)
+        pulled = doc.near(i, _PULLING, before=4, after=0)
+        if maimed is None and pulled is not None and doc.near(i, {"off", "out"}, before=0, after=2):
+            maimed = pulled  # "pulling the legs off", not "pulling his leg"
         owner = next((k for k in range(i - 1, max(-1, i - 3), -1) if _owner(doc, k)), None)
+        if owner is None:  # "the wings off a live bird", "the legs of a frog"
+            owner = next((k for k in range(i + 1, min(len(doc), i + 5)) if doc.kind(k) is not None), None)
         if maimed is None or owner is None or doc.tokens[i] in people.SELF_HARM_BODY_PARTS:
             continue
-        if doc.tokens[owner] not in people.SELF and doc.kind(owner) != "animal":
-            found.append(Violence(3, doc.kind(owner), (doc.tokens[maimed], doc.tokens[i]), "maiming"))
+        if doc.tokens[owner] in people.SELF:
+            continue
+        food = doc.tokens[owner] in people.FOOD_ANIMALS and not doc.has(lex.ALIVE)
+        if doc.kind(owner) == "animal" and (food or _softened(doc, 3, owner, None) < 3):
+            continue  # a chef jointing a chicken, a nature film
+        found.append(Violence(3, doc.kind(owner), (doc.tokens[maimed], doc.tokens[i]), "maiming"))
     for i in doc.where({"on_fire"}):
         victim_at = next((k for k in range(i - 1, max(-1, i - 4), -1) if doc.kind(k) is not None), None)
         if victim_at is not None and doc.near(victim_at, _SETTING, before=3, after=0) is not None:
@@ -249,6 +267,25 @@ def _named(doc: Doc) -> list[Violence]:
     for i in doc.where(lex.REMAINS):
         if doc.near(i, {"hanging", "hanged", "hung", "dangling"}, before=0, after=3) is not None:
             found.append(Violence(3, "person", (doc.tokens[i], "hanging"), "a hanged body"))
+    for i in doc.where(lex.ATTACKERS):
+        target = next(
+            (
+                k
+                for k in range(max(0, i - 6), min(len(doc), i + 8))
+                if doc.kind(k) in ("place", "minor_place")
+            ),
+            None,
+        )
+        armed = doc.near(i, lex.FIREARMS, before=6, after=8)
+        if (target is not None or armed is not None) and not play:
+            whom: Kind | None = doc.kind(target) if target is not None else None
+            words = (doc.tokens[i], doc.tokens[target if target is not None else armed or i])
+            found.append(Violence(3, whom, words, "an armed attacker"))
+    for i in doc.where(lex.FIREARMS):
+        school = next((k for k in range(len(doc)) if doc.kind(k) == "minor_place"), None)
+        if school is not None and not play and not doc.has(lex.HISTORY_CONTEXT):
+            found.append(Violence(3, "minor_place", (doc.tokens[i], doc.tokens[school]), "a gun at a school"))
+            break
     if doc.has({"fight", "fighting", "fights", "duel"}) and doc.has({"to_death"}):
         found.append(Violence(3, None, ("fight", "to_death"), "a fight to the death"))
     return found

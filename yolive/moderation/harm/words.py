@@ -16,14 +16,14 @@ def verb_forms(base: str, *irregular: str) -> set[str]:
     forms = {base, *irregular}
     if base.endswith("e"):
         stem = base[:-1]
-        forms |= {base + "s", base + "d", stem + "ing"}
+        forms |= {base + "s", base + "d", stem + "ing", stem + "in"}
     elif base.endswith("y") and len(base) > 2 and base[-2] not in _VOWELS:
-        forms |= {base[:-1] + "ies", base[:-1] + "ied", base + "ing"}
+        forms |= {base[:-1] + "ies", base[:-1] + "ied", base + "ing", base + "in"}
     else:
         ending = "es" if base.endswith(("s", "sh", "ch", "x", "z")) else "s"
-        forms |= {base + ending, base + "ed", base + "ing"}
+        forms |= {base + ending, base + "ed", base + "ing", base + "in"}  # "shootin"
         if len(base) > 2 and base[-1] not in _VOWELS + "wxy" and base[-2] in _VOWELS:
-            forms |= {base + base[-1] + "ed", base + base[-1] + "ing"}
+            forms |= {base + base[-1] + "ed", base + base[-1] + "ing", base + base[-1] + "in"}
     return forms
 
 
@@ -57,6 +57,28 @@ def graded(table: dict[int, str | Iterable[str]], kind: str = "noun") -> dict[st
         for form in families(entries, kind):
             out[form] = max(severity, out.get(form, 0))
     return out
+
+
+def stems(token: str) -> list[str]:
+    """What an inflected word may come from, most likely first: "creampied" -> creampie, "gangbanged" ->
+    gangbang, "fingering" -> finger. The lexicons list base forms; a lookup tries the token, then these."""
+    out = []
+    for ending, replacement in (("ied", "y"), ("ies", "y"), ("ing", ""), ("ing", "e"), ("ed", ""), ("d", ""),
+                                ("es", ""), ("s", ""), ("in", ""), ("z", "s")):  # fmt: skip
+        if token.endswith(ending) and len(token) - len(ending) >= 3:
+            out.append(token[: len(token) - len(ending)] + replacement)
+    for ending in ("ing", "ed", "in"):
+        base = token[: -len(ending)]
+        if token.endswith(ending) and len(base) >= 4 and base[-1] == base[-2]:
+            out.append(base[:-1])  # "stabbed", "stabbing" -> stab
+    return out
+
+
+def lookup(table: dict[str, int], token: str) -> int:
+    """A token's grade in a lexicon, through its inflections when the token itself is not listed."""
+    if token in table:
+        return table[token]
+    return next((table[s] for s in stems(token) if s in table), 0)
 
 
 def wordlist(text: str) -> set[str]:
