@@ -2,7 +2,7 @@
 PY := .venv/bin/python
 export PYTHONUNBUFFERED := 1
 
-.PHONY: run test lint bench setup redis lock
+.PHONY: run test lint bench setup redis lock model
 
 setup:
 	@scripts/setup.sh
@@ -30,6 +30,14 @@ lint: setup
 
 test: setup redis lint
 	.venv/bin/pytest
+
+# The default model from nothing (about 4 hours on 2 CPU cores; minutes on a GPU): each stage resumes from
+# var/training/ and writes its part into generation/model/ when it ends. docs/model.md has the figures.
+model: setup
+	$(PY) -m generation.training vae --steps 6000 --minutes 110
+	$(PY) -m generation.training transformer --steps 5000 --minutes 90
+	$(PY) -m generation.training decoder --steps 1500 --minutes 30
+	$(PY) -m generation.training evaluate
 
 bench: setup redis
 	$(PY) -m yolive.voting.bench

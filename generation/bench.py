@@ -1,6 +1,7 @@
 """Generation benchmark: the same 10-second clip under each cache setting, measured side by side.
 
-    python -m generation.bench [--rounds 3] [--threads N]
+    python -m generation.bench [--rounds 3] [--threads N]            (the default model, beside the stand-in)
+    python -m generation.bench --preset tiny
     python -m generation.bench --preset ltx --random-weights [--compile] [--device cuda]
     python -m generation.bench --preset ltx --random-weights --device cpu --size 64x64 --frames 8  (smoke)
 
@@ -46,6 +47,9 @@ SETTINGS = {
     "PAB": CacheSettings(embeddings=0, text_kv=False, step="pab"),
     "TaylorSeer": CacheSettings(embeddings=0, text_kv=False, step="taylorseer"),
     "all (default)": CacheSettings(embeddings=256, text_kv=True, step="fbc"),
+    "all but embeddings": CacheSettings(embeddings=0, text_kv=True, step="fbc"),
+    "all but text K/V": CacheSettings(embeddings=256, text_kv=False, step="fbc"),
+    "all but step cache": CacheSettings(embeddings=256, text_kv=True, step="none"),
 }
 FBC_SWEEP = (0.02, 0.05, 0.1, 0.2)
 PSNR_CEILING = 60.0  # dB; frames equal to the uncached ones (infinite PSNR) are charted here
@@ -182,7 +186,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--preset", default="tiny", choices=("tiny", "ltx"))
+    parser.add_argument("--preset", default="world", choices=("world", "tiny", "ltx"))
     parser.add_argument("--random-weights", action="store_true", help="ltx: full-size model, random weights")
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     parser.add_argument("--rounds", type=int, default=5)
@@ -199,25 +203,33 @@ def main() -> None:
     args = parser.parse_args()
     if args.threads:
         torch.set_num_threads(args.threads)
-    default_size = (512, 288) if args.preset == "tiny" else (768, 512)
+    default_size = (768, 512) if args.preset == "ltx" else (512, 288)
     args.width, args.height = (int(v) for v in args.size.split("x")) if args.size else default_size
     if args.preset == "ltx":
         from generation.bench_ltx import run_ltx
 
         run_ltx(args, measure, report)
         return
-    preset = get_preset("tiny")
+    preset = get_preset(args.preset)
     print(
-        f"tiny preset, {args.width}x{args.height}, {args.frames} frames at 24 fps, "
+        f"{preset.name} preset, {args.width}x{args.height}, {args.frames} frames at 24 fps, "
         f"{torch.get_num_threads()} torch threads, {os.cpu_count()} CPUs, {args.rounds} rounds"
     )
     cached = measure(preset.build, preset, SETTINGS, args)
-    report(cached, args, "Cache settings (tiny)")
+    if preset.name != "tiny":  # the random stand-in beside it, same clip, same run
+        stand_in = get_preset("tiny")
+        cached |= {
+            f"stand-in (tiny), {name}": row
+            for name, row in measure(
+                stand_in.build, stand_in, {"all (default)": SETTINGS["all (default)"]}, args
+            ).items()
+        }
+    report(cached, args, f"Cache settings ({preset.name})")
     sweep = {"none": SETTINGS["none"]} | {
         f"FBC {t}": CacheSettings(embeddings=0, text_kv=False, step="fbc", fbc_threshold=t) for t in FBC_SWEEP
     }
     swept = measure(preset.build, preset, sweep, args)
-    report(swept, args, "FirstBlockCache threshold (tiny)")
+    report(swept, args, f"FirstBlockCache threshold ({preset.name})")
     embedding_hit_rate(preset.build(), preset)
     print(f"chart: {draw_chart(args, cached, swept)}")
 
@@ -234,7 +246,8 @@ def draw_chart(
 
     return charts.draw(
         args.charts / "generation.png",
-        f"Generation: tiny preset, {args.width}x{args.height}, {args.frames} frames, best of {args.rounds}",
+        f"Generation: {args.preset} preset, {args.width}x{args.height}, {args.frames} frames, "
+        f"best of {args.rounds}",
         [
             charts.Panel("Render seconds by cache setting", list(cached), {"best": best(cached)}, "s"),
             charts.Panel("FirstBlockCache threshold", list(swept), {"best": best(swept)}, "s"),

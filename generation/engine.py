@@ -103,16 +103,14 @@ def to_rate(frames: np.ndarray, rendered_fps: float, fps: float, count: int) -> 
     return np.round(blended).astype(np.uint8)
 
 
-def resize(frames: np.ndarray, width: int, height: int, chunk: int = 24) -> np.ndarray:
-    """(n, h, w, 3) uint8 scaled to (n, height, width, 3), a chunk at a time to bound the float copies."""
+def resize(frames: np.ndarray, width: int, height: int) -> np.ndarray:
+    """(n, h, w, 3) uint8 scaled to (n, height, width, 3), bilinear, in uint8 (channels-last: torch's fast
+    path, several times quicker than a float round trip)."""
     if frames.shape[1:3] == (height, width):
         return frames
-    out = np.empty((len(frames), height, width, 3), np.uint8)
-    for start in range(0, len(frames), chunk):
-        part = torch.from_numpy(frames[start : start + chunk]).permute(0, 3, 1, 2).float()
-        scaled = torch.nn.functional.interpolate(part, size=(height, width), mode="bilinear", antialias=False)
-        out[start : start + chunk] = scaled.round().clamp(0, 255).to(torch.uint8).permute(0, 2, 3, 1).numpy()
-    return out
+    video = torch.from_numpy(frames).permute(0, 3, 1, 2).contiguous(memory_format=torch.channels_last)
+    scaled = torch.nn.functional.interpolate(video, size=(height, width), mode="bilinear", antialias=False)
+    return scaled.permute(0, 2, 3, 1).contiguous().numpy()
 
 
 class Renderer:

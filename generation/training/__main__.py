@@ -1,4 +1,8 @@
-"""python -m generation.training {vae,transformer,evaluate,all} [--minutes N] [--threads N]"""
+"""python -m generation.training {vae,transformer,decoder,evaluate,all} [--minutes N] [--threads N]
+
+The stages run in this order for `all` (what `make model` does); `decoder` may also run beside
+`transformer`, since it never changes the latents the transformer learns on.
+"""
 
 from __future__ import annotations
 
@@ -57,7 +61,7 @@ def export_pipeline(trainer: Any, vae: Any) -> None:
     pipe.to(torch.float16).save_pretrained(MODEL_DIR, safe_serialization=True)
 
 
-def train_transformer(minutes: float, threads: int) -> None:
+def train_transformer(minutes: float, threads: int, steps: int) -> None:
     from generation.training.dataset import draw_all
     from generation.training.transformer import Trainer, encode_clips
 
@@ -69,16 +73,17 @@ def train_transformer(minutes: float, threads: int) -> None:
     ).hexdigest()
     latents = encode_clips(vae, VAR / "clips", VAR / f"latents-{digest[:12]}.pt")
     trainer = Trainer(latents, threads)
-    trainer.train(minutes, VAR / "transformer.pt")
+    trainer.train(minutes, VAR / "transformer.pt", steps)
     export_pipeline(trainer, vae)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m generation.training")
-    parser.add_argument("stage", choices=("vae", "transformer", "evaluate", "all"))
+    parser.add_argument("stage", choices=("vae", "decoder", "transformer", "evaluate", "all"))
     parser.add_argument(
         "--minutes", type=float, default=60, help="training time for the stage (each, for all)"
     )
+    parser.add_argument("--steps", type=int, default=10**9, help="stop a stage once it has trained this many")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--prompts", type=int, default=72, help="held-out prompts to evaluate")
     args = parser.parse_args()
@@ -86,9 +91,18 @@ def main() -> None:
     if args.stage in ("vae", "all"):
         from generation.training.vae import train
 
-        export_vae(train(args.minutes, VAR / "vae.pt", args.threads))
+        export_vae(train(args.minutes, VAR / "vae.pt", args.threads, max_steps=args.steps))
     if args.stage in ("transformer", "all"):
-        train_transformer(args.minutes, args.threads)
+        train_transformer(args.minutes, args.threads, args.steps)
+    if args.stage in ("decoder", "all"):
+        # The latents are fixed now (the transformer learned on them): only the decoder goes on learning.
+        from generation.training.folder import save_part
+        from generation.training.vae import train
+
+        vae = train(
+            args.minutes, VAR / "decoder.pt", args.threads, start_from=shipped_vae(), max_steps=args.steps
+        )
+        save_part(vae, "vae")
     if args.stage in ("evaluate", "all"):
         from generation.training.evaluate import (
             backdrop_only,

@@ -132,7 +132,7 @@ class Trainer:
         )[0]
         return (weight * (pred - target) ** 2).sum() / (weight.sum() * xt.shape[-1])
 
-    def train(self, minutes: float, checkpoint: Path) -> int:
+    def train(self, minutes: float, checkpoint: Path, max_steps: int = 10**9) -> int:
         state = load_checkpoint(checkpoint, self.modules(), self.opt)
         step = state.get("step", 0)
         rng = np.random.default_rng(SEED + step)
@@ -140,7 +140,7 @@ class Trainer:
         bar = tqdm(desc="transformer", initial=step, unit="step", mininterval=10)
         ema = state.get("ema")
         stop = stop_requested()
-        while time.monotonic() < deadline and not stop.is_set():
+        while time.monotonic() < deadline and not stop.is_set() and step < max_steps:
             for group in self.opt.param_groups:
                 group["lr"] = LEARNING_RATE * min(1.0, (step + 1) / 200)
             loss = self.loss(rng)

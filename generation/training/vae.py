@@ -72,7 +72,9 @@ def reconstruction_loss(
 ) -> tuple[torch.Tensor, dict[str, float]]:
     # The mode, not a sample: the encoder's one log-variance channel starts near 0, so sampled latents would
     # carry unit noise and the decoder would learn the blurred mean. The export pins that channel instead.
-    out = vae.decode(vae.encode(video).latent_dist.mode()).sample
+    with torch.set_grad_enabled(vae.encoder.training):
+        latents = vae.encode(video).latent_dist.mode()
+    out = vae.decode(latents).sample
     weight = 1 + SUBJECT_WEIGHT * F.max_pool3d(mask, (1, 5, 5), stride=1, padding=(0, 2, 2))
     l1 = ((out - video).abs() * weight).mean()
     l2 = (((out - video) ** 2) * weight).mean()
@@ -88,11 +90,18 @@ def reconstruction_loss(
     return loss, {k: v.detach().item() for k, v in (("l1", l1), ("subject_l1", subject))}
 
 
-def train(minutes: float, checkpoint: Path, threads: int = 2) -> Any:
+def train(
+    minutes: float, checkpoint: Path, threads: int = 2, start_from: Any = None, max_steps: int = 10**9
+) -> Any:
+    """Train the whole VAE; or, given `start_from` (a VAE whose latents the transformer already learns on),
+    only its decoder: the latent space stays exactly as it is while the pictures it decodes to sharpen."""
     torch.set_num_threads(threads)
     torch.manual_seed(SEED)
-    vae = build_vae().train()
-    opt = torch.optim.AdamW(vae.parameters(), lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.0)
+    vae = (build_vae() if start_from is None else start_from).train()
+    if start_from is not None:
+        vae.encoder.eval().requires_grad_(False)
+    trained = [p for p in vae.parameters() if p.requires_grad]
+    opt = torch.optim.AdamW(trained, lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.0)
     state = load_checkpoint(checkpoint, vae, opt)
     step = state.get("step", 0)
     rng = np.random.default_rng(SEED + step)  # a resumed run draws new samples, not the same ones again
@@ -101,14 +110,14 @@ def train(minutes: float, checkpoint: Path, threads: int = 2) -> Any:
     bar = tqdm(desc="vae", initial=step, unit="step", mininterval=10)
     ema: dict[str, float] = {}
     stop = stop_requested()
-    while time.monotonic() < deadline and not stop.is_set():
+    while time.monotonic() < deadline and not stop.is_set() and step < max_steps:
         video, mask = clip_batch(rng) if step % 3 == 2 else frame_batch(rng)
         for group in opt.param_groups:
             group["lr"] = LEARNING_RATE * min(1.0, (step + 1) / 100)
         loss, parts = reconstruction_loss(vae, video, mask)
         opt.zero_grad(set_to_none=True)
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(vae.parameters(), 1.0)
+        torch.nn.utils.clip_grad_norm_(trained, 1.0)
         opt.step()
         step += 1
         for k, v in parts.items():
