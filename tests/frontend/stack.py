@@ -49,6 +49,8 @@ class Stack:
     workdir: Path
     port: int = field(default_factory=free_port)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    preset: str = "tiny"
+    parts: tuple[str, ...] = ("web", "conductor", "worker", "broadcaster")
 
     @property
     def url(self) -> str:
@@ -66,7 +68,7 @@ class Stack:
             REDIS_URL=self.redis.url,
             CHANNEL_PREFIX=f"yolive-browser-{self.port}",
             ROUND_SECONDS=str(ROUND_SECONDS),
-            MODEL_PRESET="tiny",
+            MODEL_PRESET=self.preset,
             MODERATOR_USERNAME=MODERATOR[0],
             MODERATOR_PASSWORD=MODERATOR[1],
             WEB_PORT=str(self.port),
@@ -76,11 +78,12 @@ class Stack:
         bin_dir = ROOT / ".venv" / "bin"
         web = [str(bin_dir / "uvicorn"), "yolive.asgi:application", "--host", "127.0.0.1"]
         self._spawn("web", [*web, "--port", str(self.port), "--ws", "websockets", "--no-access-log"])
-        self._spawn("conductor", [PY, "manage.py", "conduct"])
-        if has_module("generation.tasks"):
+        if "conductor" in self.parts:
+            self._spawn("conductor", [PY, "manage.py", "conduct"])
+        if "worker" in self.parts and has_module("generation.tasks"):
             worker = [str(bin_dir / "celery"), "-A", "yolive", "worker", "--queues", "gpu,default"]
             self._spawn("worker", [*worker, "--concurrency", "1", "--pool", "prefork", "--loglevel", "INFO"])
-        if has_module("streaming.management.commands.broadcast"):
+        if "broadcaster" in self.parts and has_module("streaming.management.commands.broadcast"):
             self._spawn("broadcaster", [PY, "manage.py", "broadcast"])
 
     def _manage(self, *args: str) -> None:
@@ -115,6 +118,17 @@ class Stack:
                 pass
             time.sleep(0.5)
         raise AssertionError(f"the channel did not become healthy: {last}\n{self.logs()}")
+
+    def wait_until_serving(self, within_s: float = 60) -> None:
+        """Until the web process answers at all (a web-only stack is never healthy: nothing else runs)."""
+        deadline = time.monotonic() + within_s
+        while time.monotonic() < deadline:
+            self.check_alive()
+            with contextlib.suppress(OSError, ValueError):
+                self.health()
+                return
+            time.sleep(0.3)
+        raise AssertionError(f"the web process did not answer\n{self.logs()}")
 
     def check_alive(self) -> None:
         for name, process in self.processes.items():
