@@ -14,7 +14,7 @@ from typing import Any
 import torch
 
 from generation.training.architecture import MODEL_DIR
-from generation.world.vocabulary import as_json
+from generation.world.vocabulary import SUBJECTS, as_json
 
 
 def save_part(model: Any, name: str, folder: Path = MODEL_DIR) -> None:
@@ -23,8 +23,33 @@ def save_part(model: Any, name: str, folder: Path = MODEL_DIR) -> None:
 
 
 def write_vocabulary(folder: Path = MODEL_DIR) -> None:
+    """vocabulary.json (the words the model knows) and LICENSES.md (where every picture it learned from
+    came from)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "vocabulary.json").write_text(json.dumps(as_json(), indent=1, ensure_ascii=False) + "\n")
+    (folder / "LICENSES.md").write_text(licences())
+
+
+def licences() -> str:
+    rows = "\n".join(
+        f"| {e.name} | {e.emoji} | {' '.join(f'U+{ord(c):04X}' for c in e.emoji)} | Apache-2.0 |"
+        for e in SUBJECTS
+    )
+    return f"""# What this model learned from
+
+The weights are trained by this project (`make model`) on clips its own code draws
+(`generation/world/`): nothing else went in.
+
+- Subjects: Noto Color Emoji, as Debian's `fonts-noto-color-emoji` (2.042) ships them. The emoji images
+  are under the Apache License 2.0 and the font under the SIL Open Font License 1.1
+  (https://github.com/googlefonts/noto-emoji, LICENSE and fonts/LICENSE). Drawn with Pillow, resized and
+  rotated; no other change.
+- Settings: drawn procedurally by `generation/world/backdrops.py` (this project's code and licence).
+
+| subject | emoji | code points | licence |
+| --- | --- | --- | --- |
+{rows}
+"""
 
 
 @torch.no_grad()
