@@ -42,6 +42,14 @@ def test_an_inflected_form_finds_its_base_word():
         ("no one would miss me anyway", Category.SELF_HARM),
         ("a 6th grader posing in a bikini", Category.MINORS),  # a school year is an age
         ("high school girl in lingerie", Category.MINORS),
+        ("asians aren't people", Category.HATE),  # a group denied its humanity
+        ("trans people should be locked away and sterilised", Category.HATE),
+        ("a shop window sign reading no gypsies", Category.HATE),
+        ("splashing bleach on a stray dog", Category.VIOLENCE),  # a burning liquid on a victim
+        ("beat them up behind the bar", Category.VIOLENCE),  # a separable phrasal verb
+        ("a man with a rifle pressed to his own temple", Category.SELF_HARM),
+        ("skip meals until the weight comes off", Category.SELF_HARM),
+        ("a grown man cuddling a 9 year old alone in his van", Category.MINORS),
     ],
 )
 def test_a_family_of_wording_is_found(text, category):
@@ -62,6 +70,10 @@ def test_a_family_of_wording_is_found(text, category):
         "a gunman in a western video game",
         "a hunter tracking deer in the forest",
         "the kids are in 3rd grade and love drawing",
+        "a dad kissing his baby daughter goodnight",
+        "jump rope at recess",
+        "whites only load of laundry",
+        "sniping enemies in a battlefield match",
     ],
 )
 def test_a_harmless_look_alike_airs(text):

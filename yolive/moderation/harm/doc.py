@@ -97,7 +97,9 @@ class Doc:
     def _age_context(self, j: int) -> bool:
         window = self.tokens[max(0, j - 2) : j + 3]
         return any(
-            t in ("year_old", "years", "year", "age", "aged") or t in people.MAYBE_MINORS for t in window
+            t in ("year_old", "years", "year", "age", "aged", "barely", "turned", "turning")
+            or t in people.MAYBE_MINORS
+            for t in window
         )
 
     def has_minor(self) -> bool:

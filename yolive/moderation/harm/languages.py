@@ -78,6 +78,11 @@ FOREIGN: dict[str, tuple[str, ...]] = {
     "katzen": ("cats",), "animales": ("animals",), "animaux": ("animals",), "tiere": ("animals",),
     "quemar": ("burn",), "quemando": ("burning",), "ahorcar": ("hang",), "bruler": ("burn",),
     "verbrennen": ("burn",), "bruciare": ("burn",), "maricones": ("faggots",), "morirme": ("die",),
+    "auslander": ("foreigners",), "extranjeros": ("foreigners",), "etrangers": ("foreigners",),
+    "basura": ("trash",), "escoria": ("scum",), "ratas": ("rats",), "cerdos": ("pigs",),
+    "ordures": ("trash",), "dreck": ("filth",), "ungeziefer": ("vermin",), "feccia": ("scum",),
+    "il": ("the",), "gli": ("the",),
+    "lo": ("the",), "della": ("of", "the"), "sie": ("them",),
     "mujeres": ("women",), "femmes": ("women",), "frauen": ("women",), "hombres": ("men",),
 }  # fmt: skip
 # English words that are foreign words too: read as the foreign word only right after a foreign word.
@@ -100,6 +105,9 @@ FOREIGN_PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     "myself"),
     ("mich", "umbringen"): ("kill", "myself"), ("mi", "uccido"): ("kill", "myself"), ("me",
     "mato"): ("kill", "myself"),
+    ("me", "voy", "a", "matar"): ("i", "am", "going", "to", "kill", "myself"),
+    ("me", "voy", "a", "suicidar"): ("i", "am", "going", "to", "kill", "myself"),
+    ("me", "quiero", "morir"): ("i", "want", "to", "die"),
     ("voy", "a"): ("i", "am", "going", "to"), ("je", "vais"): ("i", "am", "going", "to"),
     ("ich", "werde"): ("i", "will"), ("sin", "ropa"): ("without", "clothes"),
     ("sans", "vetements"): ("without", "clothes"), ("petite", "fille"): ("little", "girl"),

@@ -76,7 +76,7 @@ SELF_HARM: dict[str, int] = {
 # Verbs that, done to oneself ("himself", "myself"), are self-harm; graded as they are for others.
 SELF_HARM_VERBS: dict[str, int] = graded(
     {
-        3: """cut slash harm hurt burn starve scratch punch hit beat injure""",
+        3: """cut slash harm hurt burn starve scratch punch hit beat injure carve""",
         4: """kill shoot hang|hanged|hung stab drown poison overdose slit strangle suffocate end neck off
         unalive""",
     },

@@ -15,7 +15,7 @@ VIOLENT_VERBS: dict[str, int] = graded(
         abuse stomp trample beat_up smash slam flush bite|bit|bitten tackle headbutt elbow throttle
         choke harass torment scratch skin hurt|hurting injure wound batter pummel kidnap abduct
         throw|threw|thrown stomp spit_on chain cage tie_up bash clobber thrash wallop boil scald hunt
-        ambush toss fling|flung hurl""",
+        ambush toss fling|flung hurl yeet drag round_up euthanize euthanise""",
         # killing or maiming
         3: """kill murder shoot|shot|shooting stab strangle drown poison hang|hanged|hung lynch execute
         slay|slain|slew stone burn|burnt electrocute suffocate smother bludgeon gun_down run_over
@@ -33,7 +33,7 @@ VIOLENT_VERBS: dict[str, int] = graded(
 # toast", "club together") count only with a person or an animal right after them, never from afar.
 NEAR_ONLY = families(
     """hit beat whip push burn club hack skin scratch tackle elbow bite stone starve kick smack throw smash
-    slam bash boil scald hunt purge skewer thrash toss fling hurl""",
+    slam bash boil scald hunt purge skewer thrash toss fling hurl yeet drag""",
     "verb",
 )
 # Participles that make a victim of the next noun: "a murdered woman", "a beaten dog".
@@ -79,7 +79,7 @@ BLOOD = {"blood", "bleeding", "bleeds", "bleed", "bled", "bloodied", "bloody", "
 WEAPONS = families(
     """gun pistol rifle shotgun knife|knives machete axe|axes sword bomb grenade ak47 ar15 revolver uzi
     chainsaw bat crossbow dagger noose explosive glock ak uzi mp5 9mm gat blade crowbar brick katana
-    hammer"""
+    hammer shotty draco strap tec9 acid"""
 )
 EXPLOSIONS = families("""bomb explosion exploding explode blast detonate detonating detonation""")
 # "kill the dog in the microwave": a place of cruelty for anyone put in it.
@@ -102,7 +102,8 @@ PLAY_CONTEXT = families(
     """game video_game gamer minecraft fortnite roblox pokemon paintball laser_tag nerf lightsaber zombie
     alien robot boss respawn level character avatar npc cartoon toy pretend cosplay larp dungeon dragon
     orc goblin monster ghost villain superhero gta halo pubg valorant overwatch tekken zelda mario sonic
-    fortnite magician magic trick"""
+    fortnite magician magic trick warzone apex csgo skyrim doom battlefield splatoon fps rpg mmo npc
+    respawned speedrun lobby multiplayer"""
 )
 # A painting or a history lesson shows violence at a distance: held rather than refused.
 HISTORY_CONTEXT = families(

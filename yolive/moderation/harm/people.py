@@ -45,7 +45,7 @@ PEOPLE = families(
     electrician mechanic mailman postman trucker peasant citizen resident native scientist professor
     journalist reporter ppl peeps folks bro homie homeboy gal lass ladies bitches hoes baddie
     thot cop|cops trooper marine veteran worshipper churchgoer believer pilgrim student
-    teacher coach boxer shopper voter"""
+    teacher coach boxer shopper voter fool opp|opps"""
 )
 PRONOUNS = {"him", "her", "them", "me", "us", "he", "she", "they", "we", "i", "you", "each_other"}
 SELF = {"myself", "yourself", "himself", "herself", "themselves", "themself", "oneself", "ourselves",

@@ -33,6 +33,8 @@ CONTRACTIONS: dict[str, tuple[str, ...]] = {
     "nudez": ("nudes",), "nudies": ("nudes",), "tiddy": ("tits",), "titty": ("tits",), "bewbs": ("boobs",),
     "ded": ("dead",), "ctb": ("suicide",), "oding": ("overdosing",), "kil": ("kill",), "murda": ("murder",),
     "gonna've": ("going", "to"), "finna": ("going", "to"), "tryna": ("trying", "to"),
+    "arent": ("are", "not"), "aren't": ("are", "not"), "isnt": ("is", "not"), "ain't": ("are", "not"),
+    "aint": ("are", "not"), "lemme": ("let", "me"), "wit": ("with",), "em": ("them",), "'em": ("them",),
 }  # fmt: skip
 
 
@@ -140,6 +142,10 @@ for _verb, _rest, _unit in [
     ("douse|doused", "in gasoline", "set_fire"),
 ]:
     UNITS |= _verb_phrase(_verb, _rest, _unit)
+    particle = _rest.split()
+    if len(particle) == 1 and particle[0] in ("up", "over", "down", "off", "out"):
+        for _pronoun in ("him", "her", "them", "it", "everyone", "somebody", "someone"):
+            UNITS |= _verb_phrase(_verb, f"{_pronoun} {particle[0]}", f"{_unit} {_pronoun}")
 for _first, _last, _unit in [
     ("mass", "shooting", "mass_shooting"),
     ("school", "shooting", "school_shooting"),
@@ -216,6 +222,12 @@ for _first, _last, _unit in [
     ("painless", "way", "painless_death"),
     ("suicide", "method", "painless_death"),
     ("sex", "position", "sex_position"),
+    ("assassin", "creed", "video_game"),
+    ("rainbow", "six", "video_game"),
+    ("league of", "legends", "video_game"),
+    ("boiling", "water", "scalding_liquid"),
+    ("hot", "oil", "scalding_liquid"),
+    ("lighter", "fluid", "scalding_liquid"),
 ]:
     UNITS |= _noun_phrase(_first, _last, _unit)
 UNITS |= {

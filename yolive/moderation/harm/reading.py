@@ -158,7 +158,7 @@ def _merge_units(tokens: list[str]) -> list[str]:
         for size in range(min(MAX_PHRASE, len(tokens) - i), 1, -1):
             unit = table.get(tuple(tokens[i : i + size]))
             if unit is not None:
-                out.append(unit)
+                out += unit.split(" ")  # "ran him over" -> run_over him
                 i += size
                 break
         else:

@@ -18,7 +18,12 @@ _COPULA = {"are", "is", "were", "was", "be", "being", "r", "like", "=", "becomin
            "must", "need", "needs", "deserve", "deserves", "to", "again", "will", "gonna",
            "going"}  # fmt: skip
 _DOOM = {"die", "burn", "hang", "rot", "perish", "suffer", "killed", "gassed", "shot", "hanged", "burned",
-         "exterminated", "slaughtered", "eradicated", "wiped", "lynched", "enslaved"}  # fmt: skip
+         "exterminated", "slaughtered", "eradicated", "wiped", "lynched", "enslaved", "euthanized",
+         "euthanised", "sterilized", "sterilised", "eliminated", "purged", "culled", "erased", "drowned",
+         "executed", "locked", "caged", "nuked", "bombed", "removed"}  # fmt: skip
+# What a group is said to lack: "are not human", "don't deserve rights".
+_DENIED_TO = {"human", "humans", "people", "person", "rights", "right", "live", "exist", "respect", "vote",
+              "citizens"}  # fmt: skip
 _ADVERBS = {"too", "so", "all", "just", "nothing", "but", "such", "literally", "really", "the", "a", "an",
     "basically", "truly", "mostly", "always"}  # fmt: skip
 _CONTROL = {"control", "controls", "run", "runs", "own", "owns", "rule", "rules", "did", "caused", "cause",
@@ -28,6 +33,10 @@ _CONTROLLED = {"world", "media", "banks", "bank", "money", "government", "hollyw
                "covid", "virus", "plague", "war", "wars", "aids", "crime", "pandemic"}  # fmt: skip
 _SLURRING = lex.GROUP_SLURRING_ADJECTIVES | set(lexicon_speech.PROFANE) | set(lexicon_speech.INSULTS)
 _DENIED = {"happen", "happened", "exist", "existed", "real"}
+# "whites only", a sign saying "no jews": segregation.
+_SEGREGATED = {"whites", "blacks", "white", "black", "christians", "muslims", "jews", "straights", "men"}
+_SIGNS = {"sign", "signs", "poster", "posters", "banner", "only", "allowed", "welcome", "entry", "shop",
+          "door", "window", "says", "saying", "reads"}  # fmt: skip
 # Between a dehumanising word and the group it is said of, when the word comes first.
 _LIKENED = {"what", "like", "=", "is", "are", "r", "thats", "those", "these", "called"}
 
@@ -100,6 +109,15 @@ def _about_groups(doc: Doc) -> list[Finding]:
         if before and linked and ends:  # "apes, that's what black people are"
             words = (doc.tokens[before[0]], group)
             found.append(Finding(Category.HATE, 4, words, "dehumanising a group"))
+        after = doc.tokens[i + 1 : i + 6]
+        if "not" in after and any(t in _DENIED_TO for t in after[after.index("not") :]):
+            denied = next(t for t in after[after.index("not") :] if t in _DENIED_TO)
+            found.append(Finding(Category.HATE, 4, (group, "not", denied), "denying a group's humanity"))
+        segregated = i + 1 < len(doc) and doc.tokens[i + 1] == "only" and doc.tokens[i] in _SEGREGATED
+        if segregated and doc.has(_SIGNS - {"only"}):
+            found.append(Finding(Category.HATE, 3, (group, "only"), "segregating a group"))
+        if i > 0 and doc.tokens[i - 1] == "no" and doc.has(_SIGNS):
+            found.append(Finding(Category.HATE, 3, ("no", group), "excluding a group"))
         doom = [t for t in doc.tokens[i + 1 : i + 8] if t in _DOOM]
         if doom and any(
             t in ("should", "must", "deserve", "deserves", "need", "will") for t in doc.tokens[i + 1 : i + 8]

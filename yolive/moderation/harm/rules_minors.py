@@ -29,7 +29,10 @@ _STRANGERS = {"man", "men", "stranger", "strangers", "uncle", "teacher", "priest
     "old",
               "stepdad", "stepfather", "stepmom", "stepmother", "stepbrother", "stepsister"}  # fmt: skip
 _INTIMATE = {"lap", "bed", "bedroom", "shower", "bath", "touching", "touch", "alone", "undressing", "van",
-             "inappropriately", "secret", "motel", "basement"}  # fmt: skip
+             "inappropriately", "secret", "motel", "basement", "kissing", "kiss", "kisses", "kissed",
+             "dating", "date", "cuddling", "caressing", "grooming", "closet", "naked"}  # fmt: skip
+_FAMILY = {"his", "her", "their", "my", "our"}
+_ANYONE = {"man", "men", "guy", "adult", "old"}
 
 
 def find(doc: Doc, sexual: list[Finding], acts: list[Violence], self_harm: list[Finding]) -> list[Finding]:
@@ -89,6 +92,9 @@ def _hits(doc: Doc, words: set[str]) -> tuple[str, ...]:
 
 def _with_stranger(doc: Doc) -> bool:
     # Parents bathing their baby are not strangers; a man with a child on his lap may be.
-    return any(t in _STRANGERS and doc.kind(i) != "minor" for i, t in enumerate(doc.tokens)) and not doc.has(
-        people.PARENTS
-    )
+    own = any(doc.kind(i) in ("minor", "maybe_minor") and i > 0 and doc.tokens[i - 1] in _FAMILY
+              for i in range(len(doc)))  # fmt: skip
+    strangers = [t for i, t in enumerate(doc.tokens) if t in _STRANGERS and doc.kind(i) != "minor"]
+    # "a man kissing his daughter goodnight" is a father; a stepfather or a coach is not excused by "his".
+    excused = own and all(t in _ANYONE for t in strangers)
+    return bool(strangers) and not excused and not doc.has(people.PARENTS)

@@ -42,6 +42,7 @@ def _counts(doc: Doc, word: str) -> bool:
 def signals(doc: Doc) -> list[tuple[int, str]]:
     """(severity, word) for every sexual signal in the prompt."""
     person = doc.has_person() or doc.has(lex.PERSONS_FOR_SEXUAL) or doc.has(lex.BODY_WORDS)
+    person = person or any(doc.is_minor_age(j) for j in range(len(doc)))  # "barely 13 and thicc"
     found: list[tuple[int, str]] = []
     for i, token in enumerate(doc.tokens):
         severity = max(lookup(lex.EXPLICIT, token), lex.EXPLICIT_VERBS.get(token, 0))

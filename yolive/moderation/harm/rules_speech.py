@@ -38,6 +38,18 @@ _DOSE_CUES = {"od", "overdose", "overdosing", "lethal", "die", "dying", "enough"
               "end_my_life", "kill_myself", "fatal", "deadly", "never_wake"}  # fmt: skip
 
 
+_OWN_SKIN = {"skin", "stomach", "belly", "hip", "hips", "leg", "legs", "forearm", "forearms", "ankle", "body"}
+_WEIGHT = {"lose", "losing", "weight", "pounds", "lbs", "kg", "kilos", "thin", "thinner", "skinny", "fat",
+           "calories", "diet", "thigh_gap", "bones"}  # fmt: skip
+_ROPE_BEFORE = {"to", "just", "going", "will", "ll", "i", "me", "finna", "should", "gonna", "wanna"}
+_ROPE_AFTER = {"rn", "now", "tonight", "today", "tomorrow", "soon", "myself", "lol", "fr", "already"}
+
+
+def _said(doc: Doc, words: tuple[str, ...]) -> bool:
+    n = len(words)
+    return any(doc.tokens[i : i + n] == words for i in range(len(doc) - n + 1))
+
+
 def _first_person_intent(doc: Doc) -> bool:
     return doc.has(_FIRST_PERSON | {"am"}) and doc.has(_INTENT | {"tonight", "today", "want", "about"})
 
@@ -144,13 +156,16 @@ def self_harm(doc: Doc) -> list[Finding]:
                 words = (token, doc.tokens[reflexive])
                 found.append(Finding(Category.HOSTILITY, 4, words, "telling someone to hurt themselves"))
         wrist = doc.near(i, people.SELF_HARM_BODY_PARTS, before=0, after=4)
+        own_skin = doc.near(i, _OWN_SKIN, before=0, after=5)
+        if wrist is None and own_skin is not None and doc.tokens[own_skin - 1] in ("my", "own"):
+            wrist = own_skin  # "carving words into my skin"
         if wrist is not None and token.startswith(("cut", "slit", "slash", "slic", "carv")):
             found.append(Finding(Category.SELF_HARM, 4, (token, doc.tokens[wrist]), "cutting"))
         elif wrist is not None and token.startswith("burn") and doc.tokens[wrist - 1] == "my":
             found.append(Finding(Category.SELF_HARM, 3, (token, doc.tokens[wrist]), "burning oneself"))
     for i in doc.where(lex.MEANS):
-        body = doc.near(i, _MOUTH_HEAD_NECK, before=0, after=4)
-        if body is not None and doc.near(body, {"his", "her", "my", "their"}, before=1, after=0) is not None:
+        body = doc.near(i, _MOUTH_HEAD_NECK, before=0, after=5)
+        if body is not None and doc.near(body, {"his", "her", "my", "their"}, before=2, after=0) is not None:
             found.append(
                 Finding(Category.SELF_HARM, 3, (doc.tokens[i], doc.tokens[body]), "means of suicide")
             )
@@ -168,6 +183,15 @@ def self_harm(doc: Doc) -> list[Finding]:
         found.append(Finding(Category.SELF_HARM, 3, ("hanging", "rope"), "a hanging"))
     if doc.has(_PILLS | {"how_many_pills"}) and doc.has(_DOSE_CUES):
         found.append(Finding(Category.SELF_HARM, 3, ("pills", *_hits(doc, _DOSE_CUES)), "an overdose"))
+    diet = doc.has(_WEIGHT) and (doc.has({"ana", "mia"}) or _said(doc, ("not", "eating")) or
+                                 _said(doc, ("stop", "eating")) or _said(doc, ("skip", "meals")))  # fmt: skip
+    if diet:
+        found.append(Finding(Category.SELF_HARM, 3, ("not_eating",), "promoting an eating disorder"))
+    for i in doc.where({"rope"}):
+        verb_slot = i > 0 and doc.tokens[i - 1] in _ROPE_BEFORE
+        no_object = i + 1 >= len(doc) or doc.tokens[i + 1] in _ROPE_AFTER
+        if verb_slot and no_object:  # "gonna rope tonight": slang for hanging oneself
+            found.append(Finding(Category.SELF_HARM, 4, ("rope",), "saying one will hang oneself"))
     for i in doc.where(_SWALLOW):
         if (
             doc.near(i, _MANY, before=0, after=3) is not None

@@ -12,6 +12,7 @@ from yolive.moderation.harm import lexicon_violence as lex
 from yolive.moderation.harm import people
 from yolive.moderation.harm.categories import Category, Finding
 from yolive.moderation.harm.doc import Doc, Kind
+from yolive.moderation.harm.words import families
 
 PAST_FORMS = ("ed", "en", "wn", "ung", "ot", "ain", "lew", "ung")
 _AT = {"at", "toward", "towards"}
@@ -31,6 +32,11 @@ _MAIMING = {"cut_off", "slit", "slits", "slitting", "chopped", "severed", "gouge
 # What says a "we got destroyed" is a lost game rather than an attack.
 _LOSS = {"scoreline", "lol", "lmao", "lmfao", "rofl", "game", "match", "round", "team", "again", "today",
          "tonight", "yesterday", "lost", "score", "ranked"}  # fmt: skip
+_FOES = {"enemy", "enemies", "opponent", "opponents", "rival", "rivals"}
+# Poured, thrown or splashed on someone, these burn: "boiling water on a cat", "acid in her face".
+_SCALDING = {"scalding_liquid", "acid", "bleach", "gasoline", "petrol", "kerosene", "lye"}
+_POURING = families("""pour throw|threw|thrown splash douse spray dump tip""", "verb")
+_FEEDING = {"feed", "feeds", "feeding", "fed", "throw", "throws", "throwing", "threw", "thrown"}
 _PULLING = {"pull", "pulls", "pulling", "pulled", "pluck", "plucks", "plucking", "plucked", "yank", "yanking",
             "yanked", "twist", "twisting", "twisted"}  # fmt: skip
 _SHOOT_AT = {"throw", "throws", "threw", "throwing", "shoot", "shoots", "shot", "shooting", "fire", "fires",
@@ -82,7 +88,9 @@ def _worse(doc: Doc, i: int, severity: int) -> int:
     after = doc.tokens[i + 1 : i + 8]
     if any(t in lex.INTENSIFIERS for t in after):
         severity += 1
-    pushed = doc.tokens[i].startswith(("push", "throw", "threw", "shov"))
+    pushed = doc.tokens[i].startswith(
+        ("push", "throw", "threw", "shov", "yeet", "toss", "fling", "flung", "hurl")
+    )
     if pushed and any(t in lex.FALLS for t in after):
         severity += 1  # thrown off a balcony
     return min(severity, 4)
@@ -132,6 +140,8 @@ def _acts(doc: Doc) -> list[Violence]:
             level = 0  # a dad throwing his son in the air
         if doc.tokens[victim_at] in ("me", "us") and victim_at > i:
             level = min(level, 1)  # "the heat is killing me", "you're killing me"
+        if doc.tokens[victim_at] in _FOES:
+            level -= 1  # "sniping enemies": most often a game, still worth a look when it is lethal
         if doc.tokens[victim_at] in ("we", "us") and victim_at < i and doc.has(_LOSS):
             level = min(level, 1)  # "we got slaughtered 7-0 lol": a lost match
         if level > 0:
@@ -267,6 +277,22 @@ def _named(doc: Doc) -> list[Violence]:
     for i in doc.where(lex.REMAINS):
         if doc.near(i, {"hanging", "hanged", "hung", "dangling"}, before=0, after=3) is not None:
             found.append(Violence(3, "person", (doc.tokens[i], "hanging"), "a hanged body"))
+    for i in doc.where(_SCALDING):
+        poured = doc.near(i, _POURING, before=4, after=2)
+        victim_at = next((k for k in range(i + 1, min(len(doc), i + 7)) if doc.kind(k) is not None), None)
+        if (
+            poured is not None
+            and victim_at is not None
+            and doc.kind(victim_at) not in ("place", "minor_place")
+        ):
+            level = _softened(doc, 3, victim_at, None)
+            if level > 0:
+                words = (doc.tokens[i], doc.tokens[victim_at])
+                found.append(Violence(level, doc.kind(victim_at), words, "burning someone with a liquid"))
+    for i in range(len(doc) - 1):
+        live_prey = doc.tokens[i] in lex.ALIVE and doc.kind(i + 1) == "animal" and doc.has(_FEEDING)
+        if live_prey and not doc.has(lex.HUNT_CONTEXT):
+            found.append(Violence(2, "animal", (doc.tokens[i], doc.tokens[i + 1]), "feeding a live animal"))
     for i in doc.where(lex.ATTACKERS):
         target = next(
             (
