@@ -42,7 +42,9 @@ def test_the_shipped_folder_loads_with_from_pretrained_and_the_hub_offline():
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.split() == [
-        AutoencoderKLLTXVideo.__name__, LTXVideoTransformer3DModel.__name__, FlowMatchEulerDiscreteScheduler.__name__
+        AutoencoderKLLTXVideo.__name__,
+        LTXVideoTransformer3DModel.__name__,
+        FlowMatchEulerDiscreteScheduler.__name__,
     ]
 
 
@@ -51,7 +53,7 @@ def test_the_folder_is_fp16_and_within_40_mb_with_its_vocabulary_and_licences():
     assert {w.parent.name for w in weights} == {"vae", "transformer", "text_encoder"}
     for path in weights:
         with safe_open(str(path), "pt") as f:
-            assert {str(f.get_tensor(k).dtype) for k in f.keys()} == {"torch.float16"}, path
+            assert {str(f.get_tensor(k).dtype) for k in f.keys()} == {"torch.float16"}, path  # noqa: SIM118
     assert sum(p.stat().st_size for p in MODEL_DIR.rglob("*") if p.is_file()) <= 40 * 2**20
     assert json.loads((MODEL_DIR / "vocabulary.json").read_text())["subjects"]
     assert "Apache" in (MODEL_DIR / "LICENSES.md").read_text()
@@ -79,5 +81,7 @@ def test_a_clip_renders_at_the_streams_rate_and_size_and_continues_the_last_one(
     first = renderer.render(RenderRequest("a rocket rising in space", **ask)).frames
     assert first is not None and first.shape == (48, 144, 256, 3)
     tail = first[-renderer.condition_frames(24, 9) :]
-    after = renderer.render(RenderRequest("a rocket rising in space", condition=tail, condition_lead=9, **ask))
+    after = renderer.render(
+        RenderRequest("a rocket rising in space", condition=tail, condition_lead=9, **ask)
+    )
     assert after.frames is not None and after.frames.shape == first.shape
