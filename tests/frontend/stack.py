@@ -69,6 +69,9 @@ class Stack:
             CHANNEL_PREFIX=f"yolive-browser-{self.port}",
             ROUND_SECONDS=str(ROUND_SECONDS),
             MODEL_PRESET=self.preset,
+            # Every browser here is 127.0.0.1: one test's timeout of its viewer would, by address, silence
+            # every other test's viewers. Address bans are tested through the socket (tests/moderation).
+            MODERATION_BAN_ADDRESS="false",
             MODERATOR_USERNAME=MODERATOR[0],
             MODERATOR_PASSWORD=MODERATOR[1],
             WEB_PORT=str(self.port),
