@@ -51,6 +51,8 @@ def shipped_vae() -> Any:
 def export_pipeline(trainer: Any, vae: Any) -> None:
     from diffusers import FlowMatchEulerDiscreteScheduler, LTXConditionPipeline
 
+    from generation.training.folder import forget_origin
+
     pipe: Any = LTXConditionPipeline(
         transformer=copy.deepcopy(trainer.transformer).eval(),
         vae=vae,
@@ -59,6 +61,8 @@ def export_pipeline(trainer: Any, vae: Any) -> None:
         tokenizer=trainer.tokenizer,
     )
     pipe.to(torch.float16).save_pretrained(MODEL_DIR, safe_serialization=True)
+    for config in MODEL_DIR.glob("*/config.json"):
+        forget_origin(config)
 
 
 def train_transformer(minutes: float, threads: int, steps: int) -> None:
@@ -106,6 +110,7 @@ def main() -> None:
     if args.stage in ("evaluate", "all"):
         from generation.training.evaluate import (
             backdrop_only,
+            continuity,
             evaluate,
             ground_truth,
             reconstruction,
@@ -120,6 +125,9 @@ def main() -> None:
             "generated (world, default caches)": rendered("world"),
         }
         for line in evaluate(args.prompts, sources, Path("docs/model")):
+            print(line, flush=True)
+        print("\nContinuity: mean absolute pixel change (0-255) at 512x288, 24 fps\n")
+        for line in continuity():
             print(line, flush=True)
 
 

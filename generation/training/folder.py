@@ -20,6 +20,14 @@ from generation.world.vocabulary import SUBJECTS, as_json
 def save_part(model: Any, name: str, folder: Path = MODEL_DIR) -> None:
     half = copy.deepcopy(model).to(torch.float16)
     half.save_pretrained(folder / name, safe_serialization=True)
+    forget_origin(folder / name / "config.json")
+
+
+def forget_origin(config: Path) -> None:
+    """A part loaded from a folder remembers that folder's path in its config: not for a shipped file."""
+    saved = json.loads(config.read_text())
+    if saved.pop("_name_or_path", None) is not None:
+        config.write_text(json.dumps(saved, indent=2, sort_keys=True) + "\n")
 
 
 def write_vocabulary(folder: Path = MODEL_DIR) -> None:
