@@ -42,6 +42,16 @@ def export_vae(vae: Any) -> None:
     write_vocabulary()
 
 
+def shipped(name: str) -> Any:
+    """A part of the shipped folder in float32, to go on training (None where the folder has none yet)."""
+    from diffusers import LTXVideoTransformer3DModel
+    from transformers import T5EncoderModel
+
+    loader: Any = {"transformer": LTXVideoTransformer3DModel, "text_encoder": T5EncoderModel}[name]
+    path = MODEL_DIR / name
+    return loader.from_pretrained(path, torch_dtype=torch.float32) if path.exists() else None
+
+
 def shipped_vae() -> Any:
     from diffusers import AutoencoderKLLTXVideo
 
@@ -67,6 +77,7 @@ def export_pipeline(trainer: Any, vae: Any) -> None:
 
 def train_transformer(minutes: float, threads: int, steps: int) -> None:
     from generation.training.dataset import draw_all
+    from generation.training.folder import record_steps, recorded_steps
     from generation.training.transformer import Trainer, encode_clips
 
     torch.set_num_threads(threads)
@@ -76,9 +87,15 @@ def train_transformer(minutes: float, threads: int, steps: int) -> None:
         (MODEL_DIR / "vae" / "diffusion_pytorch_model.safetensors").read_bytes()
     ).hexdigest()
     latents = encode_clips(vae, VAR / "clips", VAR / f"latents-{digest[:12]}.pt")
-    trainer = Trainer(latents, threads)
-    trainer.train(minutes, VAR / "transformer.pt", steps)
+    # With no checkpoint here (a new machine), go on from the shipped weights rather than from nothing.
+    fresh = not (VAR / "transformer.pt").exists() and (MODEL_DIR / "transformer").exists()
+    parts = (shipped("transformer"), shipped("text_encoder")) if fresh else None
+    trainer = Trainer(latents, threads, start_from=parts)
+    done = trainer.train(
+        minutes, VAR / "transformer.pt", steps, recorded_steps("transformer") if fresh else 0
+    )
     export_pipeline(trainer, vae)
+    record_steps("transformer", done)
 
 
 def main() -> None:
@@ -93,20 +110,39 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     if args.stage in ("vae", "all"):
+        from generation.training.folder import record_steps, recorded_steps
         from generation.training.vae import train
 
-        export_vae(train(args.minutes, VAR / "vae.pt", args.threads, max_steps=args.steps))
+        fresh = not (VAR / "vae.pt").exists() and (MODEL_DIR / "vae").exists()
+        vae, done = train(
+            args.minutes,
+            VAR / "vae.pt",
+            args.threads,
+            start_from=shipped_vae() if fresh else None,
+            max_steps=args.steps,
+            first_step=recorded_steps("vae") if fresh else 0,
+        )
+        export_vae(vae)
+        record_steps("vae", done)
     if args.stage in ("transformer", "all"):
         train_transformer(args.minutes, args.threads, args.steps)
     if args.stage in ("decoder", "all"):
         # The latents are fixed now (the transformer learned on them): only the decoder goes on learning.
-        from generation.training.folder import save_part
+        from generation.training.folder import record_steps, recorded_steps, save_part
         from generation.training.vae import train
 
-        vae = train(
-            args.minutes, VAR / "decoder.pt", args.threads, start_from=shipped_vae(), max_steps=args.steps
+        fresh = not (VAR / "decoder.pt").exists()
+        vae, done = train(
+            args.minutes,
+            VAR / "decoder.pt",
+            args.threads,
+            start_from=shipped_vae(),
+            max_steps=args.steps,
+            decoder_only=True,
+            first_step=recorded_steps("decoder") if fresh else 0,
         )
         save_part(vae, "vae")
+        record_steps("decoder", done)
     if args.stage in ("evaluate", "all"):
         from generation.training.evaluate import (
             backdrop_only,

@@ -30,6 +30,18 @@ def forget_origin(config: Path) -> None:
         config.write_text(json.dumps(saved, indent=2, sort_keys=True) + "\n")
 
 
+def recorded_steps(stage: str, folder: Path = MODEL_DIR) -> int:
+    """How many steps the shipped part of `stage` was trained for (training.json), 0 if unknown."""
+    record = folder / "training.json"
+    return int(json.loads(record.read_text()).get(stage, 0)) if record.exists() else 0
+
+
+def record_steps(stage: str, steps: int, folder: Path = MODEL_DIR) -> None:
+    record = folder / "training.json"
+    steps_by_stage = json.loads(record.read_text()) if record.exists() else {}
+    record.write_text(json.dumps({**steps_by_stage, stage: steps}, indent=1, sort_keys=True) + "\n")
+
+
 def write_vocabulary(folder: Path = MODEL_DIR) -> None:
     """vocabulary.json (the words the model knows) and LICENSES.md (where every picture it learned from
     came from)."""

@@ -79,16 +79,21 @@ def pack(latents: torch.Tensor) -> torch.Tensor:
 
 
 class Trainer:
-    def __init__(self, latents: Latents, threads: int = 2) -> None:
+    def __init__(self, latents: Latents, threads: int = 2, start_from: tuple[Any, Any] | None = None) -> None:
+        """`start_from`: (transformer, text encoder) to go on training, e.g. the shipped ones."""
         from diffusers import LTXVideoTransformer3DModel
 
         torch.set_num_threads(threads)
         torch.manual_seed(SEED)
         self.data = latents
         self.tokenizer = build_tokenizer()
-        self.text_encoder = build_text_encoder(len(self.tokenizer)).train()
-        transformer: Any = LTXVideoTransformer3DModel(**TRANSFORMER_CONFIG)
-        self.transformer = transformer.train()
+        new: tuple[Any, Any] = (
+            (LTXVideoTransformer3DModel(**TRANSFORMER_CONFIG), build_text_encoder(len(self.tokenizer)))
+            if start_from is None
+            else start_from
+        )
+        transformer, text_encoder = new
+        self.transformer, self.text_encoder = transformer.train(), text_encoder.train()
         self.parameters = [*self.transformer.parameters(), *self.text_encoder.parameters()]
         self.opt = torch.optim.AdamW(self.parameters, lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.01)
         f, h, w = latents.x0.shape[2:]
@@ -132,9 +137,9 @@ class Trainer:
         )[0]
         return (weight * (pred - target) ** 2).sum() / (weight.sum() * xt.shape[-1])
 
-    def train(self, minutes: float, checkpoint: Path, max_steps: int = 10**9) -> int:
+    def train(self, minutes: float, checkpoint: Path, max_steps: int = 10**9, first_step: int = 0) -> int:
         state = load_checkpoint(checkpoint, self.modules(), self.opt)
-        step = state.get("step", 0)
+        step = state.get("step", first_step)
         rng = np.random.default_rng(SEED + step)
         deadline, last_save = time.monotonic() + minutes * 60, time.monotonic()
         bar = tqdm(desc="transformer", initial=step, unit="step", mininterval=10)

@@ -91,19 +91,25 @@ def reconstruction_loss(
 
 
 def train(
-    minutes: float, checkpoint: Path, threads: int = 2, start_from: Any = None, max_steps: int = 10**9
-) -> Any:
-    """Train the whole VAE; or, given `start_from` (a VAE whose latents the transformer already learns on),
-    only its decoder: the latent space stays exactly as it is while the pictures it decodes to sharpen."""
+    minutes: float,
+    checkpoint: Path,
+    threads: int = 2,
+    start_from: Any = None,
+    max_steps: int = 10**9,
+    decoder_only: bool = False,
+    first_step: int = 0,
+) -> tuple[Any, int]:
+    """Train the VAE (from `start_from`, or new; a checkpoint, when there is one, wins over both). With
+    `decoder_only`, the latent space stays exactly as it is while the pictures it decodes to sharpen."""
     torch.set_num_threads(threads)
     torch.manual_seed(SEED)
     vae = (build_vae() if start_from is None else start_from).train()
-    if start_from is not None:
+    if decoder_only:
         vae.encoder.eval().requires_grad_(False)
     trained = [p for p in vae.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(trained, lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.0)
     state = load_checkpoint(checkpoint, vae, opt)
-    step = state.get("step", 0)
+    step = state.get("step", first_step)
     rng = np.random.default_rng(SEED + step)  # a resumed run draws new samples, not the same ones again
     deadline = time.monotonic() + minutes * 60
     last_save = time.monotonic()
@@ -130,4 +136,4 @@ def train(
             last_save = time.monotonic()
     save_checkpoint(checkpoint, vae, opt, step=step, ema=ema)
     bar.close()
-    return vae.eval()
+    return vae.eval(), step
