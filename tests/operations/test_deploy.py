@@ -5,6 +5,7 @@ CORS, pages proxied, WebSockets upgraded."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import re
 import ssl
@@ -172,7 +173,7 @@ def test_the_nginx_site_passes_nginx_t_and_serves_the_channel_as_documented(tmp_
         status, _, body = nginx.get("/healthz")  # proxied: the web process answers (nothing else runs)
         assert status == 503 and json.loads(body)["checks"]["database"]["ok"]
         assert nginx.get("/metrics")[0] == 401  # not public by accident
-        assert asyncio.run(first_frame_through(nginx))["type"] == "snapshot"
+        assert in_own_loop(first_frame_through(nginx))["type"] == "snapshot"
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -194,3 +195,10 @@ async def first_frame_through(nginx: Nginx) -> dict:
     url = f"wss://127.0.0.1:{nginx.https_port}/ws/live/"
     async with websockets.connect(url, ssl=context, origin=f"https://127.0.0.1:{nginx.https_port}") as socket:
         return json.loads(await asyncio.wait_for(socket.recv(), timeout=20))
+
+
+def in_own_loop(coroutine):  # type: ignore[no-untyped-def]
+    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event loop running in the
+    main thread for the whole session, and asyncio.run refuses to start beside a running loop."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

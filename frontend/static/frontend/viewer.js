@@ -159,9 +159,9 @@ function vote(promptId) {
 }
 
 function replay(item) {
-  player.load(item.replay_url, false);
   $("replay-round").textContent = item.round_number;
-  $("replaying").hidden = false;
+  $("replaying").hidden = false; // first: the viewer sees the click took, whatever the player does next
+  player.load(item.replay_url, false);
 }
 
 function updateCounter() {
