@@ -50,10 +50,11 @@ def test_the_player_has_full_screen_picture_in_picture_where_offered_and_go_to_l
 
 def test_a_recent_clip_links_to_its_page_with_the_replay_share_tags_and_poster(full_stack, new_viewer):
     page = new_viewer()
-    link = page.locator("#recent a").first
-    expect(link).to_be_visible(timeout=CLIP_WAIT_MS)
-    prompt = link.inner_text().split(": ", 1)[1]
-    link.click()
+    expect(page.locator("#recent a").first).to_be_visible(timeout=CLIP_WAIT_MS)
+    # Text and address read together: a clip that airs meanwhile redraws the list with a new first item.
+    href, label = page.locator("#recent a").first.evaluate("a => [a.getAttribute('href'), a.textContent]")
+    prompt = label.split(": ", 1)[1]
+    page.locator(f'#recent a[href="{href}"]').click()
     page.wait_for_url(re.compile(r"/clips/\d+/$"))
     expect(page.locator("#clip-prompt")).to_have_text(prompt)
     playing(page, 1)  # the replay plays from the archive
