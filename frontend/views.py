@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
+from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
@@ -49,11 +51,18 @@ def warm_classifier_once() -> None:
         threading.Thread(target=warm_up, name="classifier-warm-up", daemon=True).start()
 
 
+@functools.lru_cache(maxsize=1)
+def vocabulary(_mtime_ns: int) -> dict[str, Any]:
+    """The vocabulary file, parsed once per version of it (keyed by its mtime), not on every page view."""
+    parsed: dict[str, Any] = json.loads(VOCABULARY_FILE.read_text())
+    return parsed
+
+
 def model_context() -> dict[str, str]:
     """What the page says about the model: the default one publishes the words it knows."""
     if settings.MODEL_PRESET != "world" or not VOCABULARY_FILE.exists():
         return {}
-    known = json.loads(VOCABULARY_FILE.read_text())
+    known = vocabulary(VOCABULARY_FILE.stat().st_mtime_ns)
     scope = ", ".join(f"{len(known[key])} {key}" for key in ("subjects", "settings", "motions"))
     d = known["defaults"]
     default = f"a {d['subject']} {d['motion']}ing in the {d['setting']}"

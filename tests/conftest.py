@@ -119,3 +119,17 @@ def subprocess_env(**extra: str) -> dict[str, str]:
     )
     env.update(extra)
     return env
+
+
+def own_channel_env(workdir: Path, redis_url: str, name: str, port: int, **extra: str) -> dict[str, str]:
+    """A whole channel of its own for processes a test starts: its folder, its database (whatever database
+    the suite runs on), its Redis and channel prefix, the stand-in model unless `extra` says otherwise."""
+    own = {
+        "VAR_DIR": str(workdir),
+        "DATABASE_URL": f"sqlite:///{workdir / 'yolive.sqlite3'}",
+        "REDIS_URL": redis_url,
+        "CHANNEL_PREFIX": f"yolive-{name}-{port}",
+        "MODEL_PRESET": "tiny",
+        "WEB_PORT": str(port),
+    }
+    return subprocess_env(**{**own, **extra})

@@ -19,7 +19,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.conftest import ROOT, PrivateRedis, free_port, subprocess_env
+from tests.conftest import ROOT, PrivateRedis, free_port, own_channel_env
 
 PY = str(ROOT / ".venv" / "bin" / "python")
 MODERATOR = ("moderator", "browser-test-password-1")
@@ -61,12 +61,11 @@ class Stack:
         self.workdir.mkdir(parents=True)
         self.redis = PrivateRedis(self.workdir)
         self.redis.start()
-        self.env = subprocess_env(
-            VAR_DIR=str(self.workdir),
-            # A channel of its own: its own database too, whatever database the suite runs on.
-            DATABASE_URL=f"sqlite:///{self.workdir / 'yolive.sqlite3'}",
-            REDIS_URL=self.redis.url,
-            CHANNEL_PREFIX=f"yolive-browser-{self.port}",
+        self.env = own_channel_env(
+            self.workdir,
+            self.redis.url,
+            "browser",
+            self.port,
             ROUND_SECONDS=str(ROUND_SECONDS),
             MODEL_PRESET=self.preset,
             # Every browser here is 127.0.0.1: one test's timeout of its viewer would, by address, silence
@@ -74,7 +73,6 @@ class Stack:
             MODERATION_BAN_ADDRESS="false",
             MODERATOR_USERNAME=MODERATOR[0],
             MODERATOR_PASSWORD=MODERATOR[1],
-            WEB_PORT=str(self.port),
         )
         self._manage("migrate", "--no-input")
         self._manage("ensure_moderator")

@@ -20,7 +20,7 @@ from pathlib import Path
 import m3u8
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import ROOT, PrivateRedis, free_port, subprocess_env
+from tests.conftest import ROOT, PrivateRedis, free_port, own_channel_env
 
 PY = str(ROOT / ".venv" / "bin" / "python")
 METRICS_TOKEN = "supervised-scrape-token"
@@ -73,14 +73,8 @@ class SupervisedChannel:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.redis = PrivateRedis(self.workdir)
         self.redis.start()
-        self.env = subprocess_env(
-            VAR_DIR=str(self.workdir),
-            DATABASE_URL=f"sqlite:///{self.workdir / 'yolive.sqlite3'}",
-            REDIS_URL=self.redis.url,
-            CHANNEL_PREFIX=f"yolive-supervised-{self.port}",
-            MODEL_PRESET="tiny",
-            WEB_PORT=str(self.port),
-            METRICS_TOKEN=METRICS_TOKEN,
+        self.env = own_channel_env(
+            self.workdir, self.redis.url, "supervised", self.port, METRICS_TOKEN=METRICS_TOKEN
         )
         subprocess.run([PY, "manage.py", "migrate", "--no-input"], cwd=ROOT, env=self.env, check=True)
         self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
