@@ -40,6 +40,6 @@ model: setup
 	$(PY) -m generation.training evaluate
 
 bench: setup redis
-	$(PY) -m yolive.voting.bench
-	$(PY) -m generation.bench
-	$(PY) -m streaming.bench
+	$(PY) -m benchmarks.voting
+	$(PY) -m benchmarks.generation
+	$(PY) -m benchmarks.streaming

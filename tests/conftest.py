@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 import redis
 
-from yolive.benchmarking import free_port
+from benchmarks.common import free_port
 from yolive.redis_client import get_redis
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from diffusers.hooks import TaylorSeerCacheConfig
 
+from benchmarks.common import psnr
 from generation import step_cache
-from generation.bench import psnr
 from generation.embeddings import PromptEmbeddingCache
 from generation.engine import CacheSettings, Renderer
 from generation.presets import get_preset

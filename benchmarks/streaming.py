@@ -1,6 +1,6 @@
 """Streaming benchmark: what splicing costs per clip, young and old, and how soon a late clip airs.
 
-    python -m streaming.bench [--clips 12] [--late 5]
+    python -m benchmarks.streaming [--clips 12] [--late 5]
 
 Runs in a sandbox of its own (a private redis-server, a fresh SQLite file and HLS folder in a temporary
 directory) with the real Broadcaster and ffmpeg at the stream's size (VIDEO_WIDTH x VIDEO_HEIGHT):
@@ -27,8 +27,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from yolive import charts
-from yolive.benchmarking import cpu_seconds, free_port
+from benchmarks import charts
+from benchmarks.common import cpu_seconds, free_port
 
 WORKDIR = Path(tempfile.mkdtemp(prefix="yolive-stream-bench-"))
 
@@ -63,7 +63,8 @@ from streaming.playlist import (  # noqa: E402
     render_live_playlist,
     write_atomically,
 )
-from yolive.voting.models import Clip, Prompt, Round  # noqa: E402
+from yolive.clips.models import Clip
+from yolive.voting.models import Prompt, Round  # noqa: E402
 
 AGED_CLIP = 500
 FF_CLIP_SECONDS = 10

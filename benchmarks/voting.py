@@ -1,6 +1,6 @@
 """Voting benchmark: N viewers over real WebSockets against a real uvicorn server, one load process.
 
-    python -m yolive.voting.bench [--levels 1000,2000] [--seconds 15] [--compare-viewers 200]
+    python -m benchmarks.voting [--levels 1000,2000] [--seconds 15] [--compare-viewers 200]
 
 Everything runs on loopback in a sandbox of its own: a private redis-server, a fresh SQLite file, one web
 process (uvicorn) and one conductor (the tally ticker). Reported per level: votes accepted per second, the
@@ -24,11 +24,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from yolive import charts
-from yolive.benchmarking import cpu_seconds, free_port
-from yolive.voting.loadclient import run_load
+from benchmarks import charts
+from benchmarks.common import cpu_seconds, free_port
+from benchmarks.loadclient import run_load
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 PROBES = 20  # clients that each own two candidates; 2 x 20 + PUBLIC candidates stays under MAX_CANDIDATES
 PUBLIC = 8  # candidates everybody else votes on
 STARTUP_TIMEOUT_S = 60

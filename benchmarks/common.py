@@ -1,4 +1,4 @@
-"""Small tools shared by the benchmarks and the tests that start real processes on loopback.
+"""Small tools shared by the benchmarks and the tests: loopback ports, process CPU, picture quality.
 
 Imports nothing of Django, so a benchmark can use it before it configures its own sandboxed settings.
 """
@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import socket
 from pathlib import Path
+
+import numpy as np
 
 
 def free_port() -> int:
@@ -21,3 +23,9 @@ def cpu_seconds(pid: int) -> float:
     """User plus system CPU seconds a process has used so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def psnr(a: np.ndarray, b: np.ndarray) -> float:
+    """Peak signal-to-noise ratio of two uint8 frame arrays in dB (infinite when they are equal)."""
+    mse = float(((a.astype(np.float64) - b.astype(np.float64)) ** 2).mean())
+    return float("inf") if mse == 0 else 10 * np.log10(255.0**2 / mse)

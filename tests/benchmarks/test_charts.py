@@ -1,6 +1,6 @@
 from PIL import Image
 
-from yolive.charts import DPI, PANEL_IN, Panel, draw
+from benchmarks.charts import DPI, PANEL_IN, Panel, draw
 
 
 def test_a_chart_of_bars_and_lines_is_written_as_a_png_of_the_documented_size(tmp_path):
