@@ -7,5 +7,5 @@ urlpatterns = [
     path("model/vocabulary.json", views.model_vocabulary, name="model-vocabulary"),
     path("clips/", clip_pages.archive_page, name="archive"),
     path("clips/<int:clip_id>/", clip_pages.clip_page, name="clip"),
-    path("mod/", include("yolive.moderation.urls")),
+    path("mod/", include("yolive.moderation.desk.urls")),
 ]

@@ -15,7 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from generation.training.architecture import VOCABULARY_FILE
-from yolive.moderation.classifier import warm_up
+from yolive.moderation.policy.classifier import warm_up
 from yolive.voting.models import Viewer
 
 LIVE_PLAYLIST = "/hls/live.m3u8"

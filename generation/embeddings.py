@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-from yolive.moderation.text import normalize
+from yolive.moderation.policy.text import normalize
 
 
 @dataclass(frozen=True)

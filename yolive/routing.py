@@ -1,6 +1,6 @@
 from django.urls import path
 
-from yolive.moderation.consumers import ModConsumer
+from yolive.moderation.desk.consumers import ModConsumer
 from yolive.voting.consumers import LiveConsumer
 
 websocket_urlpatterns = [

@@ -6,8 +6,9 @@ import pytest
 from channels.layers import get_channel_layer
 
 from yolive import events
-from yolive.moderation import actions, bans, gate, lockdown
+from yolive.moderation.desk import actions
 from yolive.moderation.models import AuditLog
+from yolive.moderation.policy import bans, gate, lockdown
 from yolive.moderation.signals import prompt_approved
 from yolive.voting import tally
 from yolive.voting.models import Clip, Prompt, Round, Viewer

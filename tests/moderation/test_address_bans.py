@@ -8,7 +8,8 @@ from django.test import override_settings
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from yolive.asgi import application
-from yolive.moderation import actions, bans
+from yolive.moderation.desk import actions
+from yolive.moderation.policy import bans
 from yolive.voting.models import Viewer
 
 pytestmark = pytest.mark.django_db(transaction=True)

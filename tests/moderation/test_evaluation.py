@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from yolive.moderation import evaluate
-from yolive.moderation.harm.categories import CATEGORIES
+from yolive.moderation.policy import evaluate
+from yolive.moderation.policy.harm.categories import CATEGORIES
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "moderation.md"
 TABLE_START, TABLE_END = evaluate.TABLE_START, evaluate.TABLE_END
@@ -72,8 +72,8 @@ def test_a_malformed_line_in_the_set_is_a_clear_error(tmp_path):
 
 
 def test_judging_a_prompt_takes_a_few_milliseconds(examples):
-    from yolive.moderation.gate import read_text
-    from yolive.moderation.harm.assess import assess
+    from yolive.moderation.policy.gate import read_text
+    from yolive.moderation.policy.harm.assess import assess
 
     matcher = evaluate.shipped_matcher()
     read_text("warm up the classifier", matcher)

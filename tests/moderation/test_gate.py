@@ -2,11 +2,11 @@
 
 import pytest
 
-from yolive.moderation import gate
-from yolive.moderation.harm import Category
-from yolive.moderation.levels import forget_cached_levels
 from yolive.moderation.models import BlockedTerm, CategoryLevel
-from yolive.moderation.terms import forget_cached_terms
+from yolive.moderation.policy import gate
+from yolive.moderation.policy.harm import Category
+from yolive.moderation.policy.levels import forget_cached_levels
+from yolive.moderation.policy.terms import forget_cached_terms
 
 pytestmark = pytest.mark.django_db
 

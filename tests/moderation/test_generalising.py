@@ -5,9 +5,9 @@ containers between a verb and its victim, intent said in the first person) or a 
 
 import pytest
 
-from yolive.moderation.harm import Category, assess, decide
-from yolive.moderation.harm.categories import DEFAULT_LEVELS
-from yolive.moderation.harm.words import lookup, stems
+from yolive.moderation.policy.harm import Category, assess, decide
+from yolive.moderation.policy.harm.categories import DEFAULT_LEVELS
+from yolive.moderation.policy.harm.words import lookup, stems
 
 
 def decision(text: str) -> str:

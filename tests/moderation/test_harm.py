@@ -5,8 +5,8 @@ These are not in the evaluation set; they check the rules as rules (a victim mak
 
 import pytest
 
-from yolive.moderation.harm import Category, Finding, assess, decide
-from yolive.moderation.harm.categories import DEFAULT_LEVELS, HARD_FLOOR, check_level
+from yolive.moderation.policy.harm import Category, Finding, assess, decide
+from yolive.moderation.policy.harm.categories import DEFAULT_LEVELS, HARD_FLOOR, check_level
 
 
 def categories(text: str) -> dict[Category, int]:

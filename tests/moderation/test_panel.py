@@ -8,8 +8,8 @@ from django.test import Client
 
 from yolive import events
 from yolive.asgi import application
-from yolive.moderation.actions import held_event
-from yolive.moderation.consumers import FORBIDDEN_CLOSE_CODE
+from yolive.moderation.desk.actions import held_event
+from yolive.moderation.desk.consumers import FORBIDDEN_CLOSE_CODE
 from yolive.voting.models import Prompt
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -72,7 +72,7 @@ def test_a_bad_action_answers_a_clear_error(client, moderator, held_prompt):
 
 
 def test_a_moderator_adds_a_blocked_term_that_holds_the_next_submission(client, moderator):
-    from yolive.moderation import gate
+    from yolive.moderation.policy import gate
 
     client.force_login(moderator)
     response = client.post("/mod/terms", {"term": "Zeppelin", "action": "hold"})
@@ -137,8 +137,8 @@ async def test_the_mod_socket_also_hears_clip_news_published_to_viewers(moderato
 
 
 def test_a_moderator_sets_a_categorys_level_and_it_is_audited_and_applied(client, moderator):
-    from yolive.moderation import gate
     from yolive.moderation.models import AuditLog
+    from yolive.moderation.policy import gate
 
     client.force_login(moderator)
     assert gate.judge("a guy punching a man").decision == "hold"
@@ -169,7 +169,7 @@ def test_a_viewer_cannot_set_a_level(client, outsider):
 
 
 def test_a_held_card_names_the_category_and_the_words_that_held_it(client, moderator, viewer, open_round):
-    from yolive.moderation import gate
+    from yolive.moderation.policy import gate
 
     text = "sexy girl in bikini <b>"
     verdict = gate.judge(text)

@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from yolive.moderation import gate
 from yolive.moderation.models import BlockedTerm
+from yolive.moderation.policy import gate
 from yolive.redis_client import get_redis
 from yolive.voting import rounds, services, tally
 from yolive.voting.models import Clip, HousePrompt, Prompt, Round, Viewer

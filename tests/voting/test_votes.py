@@ -5,7 +5,7 @@ from channels.db import database_sync_to_async
 
 from tests.voting.conftest import Viewer, open_round, submit, tick
 from yolive import metrics
-from yolive.moderation.actions import approve_prompt
+from yolive.moderation.desk.actions import approve_prompt
 from yolive.voting import tally
 from yolive.voting.models import Prompt
 

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from yolive.moderation.harm.categories import CATEGORIES
+from yolive.moderation.policy.harm.categories import CATEGORIES
 
 
 class BlockedTerm(models.Model):
@@ -32,7 +32,7 @@ class BlockedTerm(models.Model):
         return self.term
 
     def save(self, *args: object, **kwargs: object) -> None:
-        from yolive.moderation.text import normalize
+        from yolive.moderation.policy.text import normalize
 
         self.term = normalize(self.term)
         super().save(*args, **kwargs)
@@ -75,7 +75,7 @@ class Restriction(models.Model):
 class CategoryLevel(models.Model):
     """How strictly the gate judges one category of harm on this channel, AutoMod's 0 (off) to 4 (most).
 
-    A category without a row is at its default (yolive.moderation.harm.categories.DEFAULT_LEVELS).
+    A category without a row is at its default (yolive.moderation.policy.harm.categories.DEFAULT_LEVELS).
     """
 
     category = models.CharField(max_length=20, unique=True, choices=[(c.value, c.label) for c in CATEGORIES])

@@ -17,7 +17,7 @@ from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
 
 from yolive import events, heartbeat
-from yolive.moderation import classifier
+from yolive.moderation.policy import classifier
 from yolive.voting import rounds, tally
 from yolive.voting.fanout import TALLIES
 from yolive.voting.lease import Lease

@@ -19,7 +19,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from yolive import events
-from yolive.moderation import gate
+from yolive.moderation.policy import gate
 from yolive.voting import tally
 from yolive.voting.models import Clip, HousePrompt, Prompt, Round
 from yolive.voting.services import candidate_event

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from yolive import events
-from yolive.moderation import gate
+from yolive.moderation.policy import gate
 from yolive.voting import tally
 from yolive.voting.errors import VotingError
 from yolive.voting.models import Clip, Prompt, Viewer
@@ -87,7 +87,7 @@ def identify(session: Any, user: Any, ip: str | None) -> tuple[Viewer, VotingErr
 
 def restriction_for(viewer: Viewer) -> VotingError | None:
     """The `banned` error for a timed-out or banned viewer, else None. The one place bans reach voting."""
-    from yolive.moderation import bans
+    from yolive.moderation.policy import bans
 
     restriction = bans.active_restriction(viewer)
     if restriction is None:

@@ -1,4 +1,5 @@
-"""Measure the gate on the labelled set, `python -m yolive.moderation.evaluate [--misses] [--docs] [--file F]`
+"""Measure the gate on the labelled set:
+`python -m yolive.moderation.policy.evaluate [--misses] [--docs] [--file F]`
 
 For each harmful category, recall: the share of its prompts refused or held. For the benign prompts, the share
 refused and the share held. Each column sets every category to one level; "default" is the shipped levels. The
@@ -16,11 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from yolive.moderation.harm.categories import CATEGORIES, DEFAULT_LEVELS, MAX_LEVEL, MIN_LEVEL, Category
+from yolive.moderation.policy.harm.categories import (
+    CATEGORIES,
+    DEFAULT_LEVELS,
+    MAX_LEVEL,
+    MIN_LEVEL,
+    Category,
+)
 
 if TYPE_CHECKING:
-    from yolive.moderation.gate import Reading
-    from yolive.moderation.terms import TermMatcher
+    from yolive.moderation.policy.gate import Reading
+    from yolive.moderation.policy.terms import TermMatcher
 
 SET_DIR = Path(__file__).with_name("evalset")
 BENIGN = "benign"
@@ -64,7 +71,7 @@ def load_files(paths: Iterable[Path]) -> list[Example]:
 
 def shipped_matcher() -> TermMatcher:
     """The blocked terms a fresh install has active: the starting list less what the categories took over."""
-    from yolive.moderation.terms import build_matcher
+    from yolive.moderation.policy.terms import build_matcher
 
     initial = importlib.import_module("yolive.moderation.migrations.0002_default_terms").DEFAULT_TERMS
     superseded = importlib.import_module(
@@ -78,14 +85,14 @@ def levels_for(column: int | str) -> dict[Category, int]:
 
 
 def readings(examples: list[Example]) -> list[Reading]:
-    from yolive.moderation.gate import read_text
+    from yolive.moderation.policy.gate import read_text
 
     matcher = shipped_matcher()
     return [read_text(e.text, matcher) for e in examples]
 
 
 def decisions(read: list[Reading], column: int | str) -> list[str]:
-    from yolive.moderation.gate import verdict_for
+    from yolive.moderation.policy.gate import verdict_for
 
     levels = levels_for(column)
     return [verdict_for(r, levels).decision for r in read]
@@ -138,7 +145,7 @@ def _share(column: list[str], rows: list[int], wanted: Iterable[str]) -> float:
 
 def misses(examples: list[Example]) -> list[str]:
     """At the default levels: harmful prompts that would air, benign ones that would not, with the reason."""
-    from yolive.moderation.gate import judge_text
+    from yolive.moderation.policy.gate import judge_text
 
     matcher, out = shipped_matcher(), []
     for e in examples:
@@ -148,9 +155,9 @@ def misses(examples: list[Example]) -> list[str]:
     return out
 
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "moderation.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "moderation.md"
 TABLE_START, TABLE_END = (
-    "<!-- evaluation table: python -m yolive.moderation.evaluate -->",
+    "<!-- evaluation table: python -m yolive.moderation.policy.evaluate -->",
     "<!-- end of table -->",
 )
 

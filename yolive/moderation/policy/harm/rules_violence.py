@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from yolive.moderation.harm import lexicon_violence as lex
-from yolive.moderation.harm import people
-from yolive.moderation.harm.categories import Category, Finding
-from yolive.moderation.harm.doc import Doc, Kind
-from yolive.moderation.harm.words import families
+from yolive.moderation.policy.harm import lexicon_violence as lex
+from yolive.moderation.policy.harm import people
+from yolive.moderation.policy.harm.categories import Category, Finding
+from yolive.moderation.policy.harm.doc import Doc, Kind
+from yolive.moderation.policy.harm.words import families
 
 PAST_FORMS = ("ed", "en", "wn", "ung", "ot", "ain", "lew", "ung")
 _AT = {"at", "toward", "towards"}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from yolive.moderation.harm.words import families, graded
+from yolive.moderation.policy.harm.words import families, graded
 
 SLURS: dict[str, int] = graded(
     {

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from yolive.moderation import bans, lockdown
-from yolive.moderation.actions import SKIPPABLE, held_event
-from yolive.moderation.harm.categories import CATEGORIES, DEFAULT_LEVELS, DESCRIPTIONS, LEVEL_NAMES
-from yolive.moderation.levels import current_levels
+from yolive.moderation.desk.actions import SKIPPABLE, held_event
 from yolive.moderation.models import AuditLog, BlockedTerm
+from yolive.moderation.policy import bans, lockdown
+from yolive.moderation.policy.harm.categories import CATEGORIES, DEFAULT_LEVELS, DESCRIPTIONS, LEVEL_NAMES
+from yolive.moderation.policy.levels import current_levels
 from yolive.voting.models import Clip, Prompt, Round
 
 ROUNDS_SHOWN = 20

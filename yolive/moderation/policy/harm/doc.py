@@ -9,7 +9,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Literal
 
-from yolive.moderation.harm import people
+from yolive.moderation.policy.harm import people
 
 Kind = Literal["minor", "maybe_minor", "group", "person", "animal", "place", "minor_place"]
 

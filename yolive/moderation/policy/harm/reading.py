@@ -13,10 +13,16 @@ import re
 import unicodedata
 from functools import cache
 
-from yolive.moderation.harm import lexicon_hate, lexicon_sexual, lexicon_speech, lexicon_violence, people
-from yolive.moderation.harm.compounds import BENIGN_COMPOUNDS
-from yolive.moderation.harm.languages import FOREIGN, FOREIGN_AFTER_FOREIGN, FOREIGN_PHRASES
-from yolive.moderation.harm.phrases import CONTRACTIONS, UNITS
+from yolive.moderation.policy.harm import (
+    lexicon_hate,
+    lexicon_sexual,
+    lexicon_speech,
+    lexicon_violence,
+    people,
+)
+from yolive.moderation.policy.harm.compounds import BENIGN_COMPOUNDS
+from yolive.moderation.policy.harm.languages import FOREIGN, FOREIGN_AFTER_FOREIGN, FOREIGN_PHRASES
+from yolive.moderation.policy.harm.phrases import CONTRACTIONS, UNITS
 
 _WORD = re.compile(r"[\w*']+")
 # A match score ("we lost 7-0", "won 3:1") is a sport, whatever the verbs around it say.

@@ -5,7 +5,7 @@ A verb is only violence with a victim (rules_violence finds one); these lists sa
 
 from __future__ import annotations
 
-from yolive.moderation.harm.words import families, graded
+from yolive.moderation.policy.harm.words import families, graded
 
 # Verbs, graded by what they do to a person or an animal.
 VIOLENT_VERBS: dict[str, int] = graded(

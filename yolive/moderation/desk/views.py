@@ -11,9 +11,9 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from yolive.moderation import actions
-from yolive.moderation.consumers import is_moderator
-from yolive.moderation.panel import panel_context
+from yolive.moderation.desk import actions
+from yolive.moderation.desk.consumers import is_moderator
+from yolive.moderation.desk.panel import panel_context
 
 View = Callable[..., HttpResponse]
 

@@ -6,13 +6,13 @@ rats"), a call to violence or exclusion ("should be deported", "death to"), or a
 
 from __future__ import annotations
 
-from yolive.moderation.harm import lexicon_hate as lex
-from yolive.moderation.harm import lexicon_speech, people
-from yolive.moderation.harm import lexicon_violence as lex_violence
-from yolive.moderation.harm.categories import Category, Finding
-from yolive.moderation.harm.doc import Doc
-from yolive.moderation.harm.rules_violence import Violence
-from yolive.moderation.harm.words import lookup
+from yolive.moderation.policy.harm import lexicon_hate as lex
+from yolive.moderation.policy.harm import lexicon_speech, people
+from yolive.moderation.policy.harm import lexicon_violence as lex_violence
+from yolive.moderation.policy.harm.categories import Category, Finding
+from yolive.moderation.policy.harm.doc import Doc
+from yolive.moderation.policy.harm.rules_violence import Violence
+from yolive.moderation.policy.harm.words import lookup
 
 _COPULA = {"are", "is", "were", "was", "be", "being", "r", "like", "=", "becoming", "become", "as", "should",
            "must", "need", "needs", "deserve", "deserves", "to", "again", "will", "gonna",

@@ -6,7 +6,7 @@ someone ("shoot a man"), never on a thing ("shoot a basketball", "kill the light
 
 from __future__ import annotations
 
-from yolive.moderation.harm.words import families, wordlist
+from yolive.moderation.policy.harm.words import families, wordlist
 
 # Children for certain. Any of these with anything sexual or violent is the hard floor.
 MINORS = families(

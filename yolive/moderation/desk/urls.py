@@ -1,6 +1,6 @@
 from django.urls import path
 
-from yolive.moderation import views
+from yolive.moderation.desk import views
 
 app_name = "mod"
 

@@ -4,7 +4,7 @@ body part a cat, a bird or a pudding instead.
 
 from __future__ import annotations
 
-from yolive.moderation.harm.words import families, graded
+from yolive.moderation.policy.harm.words import families, graded
 
 # Sexual whoever is in the prompt.
 EXPLICIT: dict[str, int] = graded(

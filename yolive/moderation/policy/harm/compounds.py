@@ -5,7 +5,7 @@ to any one test.
 
 from __future__ import annotations
 
-from yolive.moderation.harm.words import phrases
+from yolive.moderation.policy.harm.words import phrases
 
 BENIGN_COMPOUNDS = phrases(
     """

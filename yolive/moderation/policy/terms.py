@@ -1,7 +1,7 @@
 """Blocked terms from the admin, matched on word boundaries in every reading form of a text.
 
 Word boundaries are what keep "classic", "Scunthorpe" and "assessment" safe from a substring filter; the
-reading forms (yolive.moderation.text) are what catch "a$$" and "n.a.z.i".
+reading forms (yolive.moderation.policy.text) are what catch "a$$" and "n.a.z.i".
 """
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from yolive.moderation.harm import rules_hate, rules_minors, rules_sexual, rules_speech, rules_violence
-from yolive.moderation.harm.categories import Finding
-from yolive.moderation.harm.doc import Doc
-from yolive.moderation.harm.reading import read, vocabulary
-from yolive.moderation.text import normalize, reading_forms
+from yolive.moderation.policy.harm import rules_hate, rules_minors, rules_sexual, rules_speech, rules_violence
+from yolive.moderation.policy.harm.categories import Finding
+from yolive.moderation.policy.harm.doc import Doc
+from yolive.moderation.policy.harm.reading import read, vocabulary
+from yolive.moderation.policy.text import normalize, reading_forms
 
 
 def findings_of(doc: Doc) -> list[Finding]:

@@ -7,7 +7,7 @@ harmless compounds ("naked mole rat") in compounds.py.
 
 from __future__ import annotations
 
-from yolive.moderation.harm.words import noun_forms, verb_forms
+from yolive.moderation.policy.harm.words import noun_forms, verb_forms
 
 # Slang and contractions (one token -> tokens).
 CONTRACTIONS: dict[str, tuple[str, ...]] = {

@@ -13,13 +13,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from yolive import events
-from yolive.moderation import audit, bans, lockdown
-from yolive.moderation.harm.categories import CATEGORIES, DEFAULT_LEVELS, Category, check_level
-from yolive.moderation.levels import forget_cached_levels
+from yolive.moderation.desk import audit
 from yolive.moderation.models import BlockedTerm, CategoryLevel, PromptReview, Restriction
+from yolive.moderation.policy import bans, lockdown
+from yolive.moderation.policy.harm.categories import CATEGORIES, DEFAULT_LEVELS, Category, check_level
+from yolive.moderation.policy.levels import forget_cached_levels
+from yolive.moderation.policy.terms import forget_cached_terms
+from yolive.moderation.policy.text import normalize
 from yolive.moderation.signals import prompt_approved
-from yolive.moderation.terms import forget_cached_terms
-from yolive.moderation.text import normalize
 from yolive.voting.models import Clip, Prompt, Round, Viewer
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,7 @@ class ActionError(Exception):
 
 
 def held_event(prompt: Prompt) -> dict[str, Any]:
-    from yolive.moderation.gate import explain
+    from yolive.moderation.policy.gate import explain
 
     author = prompt.author
     return {

@@ -6,8 +6,8 @@ is the hard floor (anything sexual or violent involving minors): no channel leve
 `categories.decide` turns findings and the channel's levels into allow, hold or refuse.
 """
 
-from yolive.moderation.harm.assess import assess
-from yolive.moderation.harm.categories import (
+from yolive.moderation.policy.harm.assess import assess
+from yolive.moderation.policy.harm.categories import (
     CATEGORIES,
     DEFAULT_LEVELS,
     Category,

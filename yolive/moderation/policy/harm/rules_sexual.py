@@ -6,11 +6,11 @@ mean a body part only sometimes ("cock", "tits") count unless their harmless sen
 
 from __future__ import annotations
 
-from yolive.moderation.harm import lexicon_sexual as lex
-from yolive.moderation.harm import lexicon_speech, people
-from yolive.moderation.harm.categories import Category, Finding
-from yolive.moderation.harm.doc import Doc
-from yolive.moderation.harm.words import lookup
+from yolive.moderation.policy.harm import lexicon_sexual as lex
+from yolive.moderation.policy.harm import lexicon_speech, people
+from yolive.moderation.policy.harm.categories import Category, Finding
+from yolive.moderation.policy.harm.doc import Doc
+from yolive.moderation.policy.harm.words import lookup
 
 _FUCK = {
     w for w, s in lexicon_speech.PROFANE.items() if w.startswith(("fuck", "fuk", "fck", "phuck", "fvck"))

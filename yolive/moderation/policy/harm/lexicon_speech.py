@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from yolive.moderation.harm.words import families, graded
+from yolive.moderation.policy.harm.words import families, graded
 
 # Swearing, graded the way a live channel's caption would be: "damn" barely, "fuck" clearly, "cunt" worst.
 PROFANE: dict[str, int] = graded(

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from yolive.moderation.harm import lexicon_sexual, lexicon_violence, people
-from yolive.moderation.harm import lexicon_speech as lex
-from yolive.moderation.harm.categories import Category, Finding
-from yolive.moderation.harm.doc import Doc
+from yolive.moderation.policy.harm import lexicon_sexual, lexicon_violence, people
+from yolive.moderation.policy.harm import lexicon_speech as lex
+from yolive.moderation.policy.harm.categories import Category, Finding
+from yolive.moderation.policy.harm.doc import Doc
 
 _DIRECTED = people.SECOND_PERSON | people.CHANNEL_PEOPLE | {"fuck_you", "fuck_off", "stfu", "shut_up", "gtfo"}
 _FIRST_PERSON = {"i", "we"}

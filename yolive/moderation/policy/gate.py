@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Literal
 
 from django.conf import settings
 
-from yolive.moderation.classifier import profanity_score
-from yolive.moderation.harm import Category, Finding, assess, decide
-from yolive.moderation.levels import current_levels
-from yolive.moderation.terms import TermHit, TermMatcher, current_matcher
-from yolive.moderation.text import normalize, reading_forms
+from yolive.moderation.policy.classifier import profanity_score
+from yolive.moderation.policy.harm import Category, Finding, assess, decide
+from yolive.moderation.policy.levels import current_levels
+from yolive.moderation.policy.terms import TermHit, TermMatcher, current_matcher
+from yolive.moderation.policy.text import normalize, reading_forms
 
 if TYPE_CHECKING:
     from yolive.voting.models import Prompt
@@ -120,8 +120,8 @@ def judge_winner(prompt: Prompt) -> Verdict:
     A held verdict here means "do not air it": the caller treats anything but allow as a loss and falls
     back (to the runner-up or a house prompt, which passes through this same check).
     """
-    from yolive.moderation import bans, lockdown
     from yolive.moderation.models import PromptReview
+    from yolive.moderation.policy import bans, lockdown
 
     review = PromptReview.objects.filter(prompt_id=prompt.pk).first()
     if review and review.decision == PromptReview.Decision.REJECTED:

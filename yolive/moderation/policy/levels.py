@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from yolive.moderation.harm.categories import CATEGORIES, DEFAULT_LEVELS, Category
-from yolive.moderation.terms import TERMS_TTL_S
+from yolive.moderation.policy.harm.categories import CATEGORIES, DEFAULT_LEVELS, Category
+from yolive.moderation.policy.terms import TERMS_TTL_S
 
 _cache: tuple[float, dict[Category, int]] | None = None
 

@@ -4,10 +4,10 @@ hard floor, refused at every level. "girl", "boy", "student" may be adults, so t
 
 from __future__ import annotations
 
-from yolive.moderation.harm import people
-from yolive.moderation.harm.categories import HARD_FLOOR, Category, Finding
-from yolive.moderation.harm.doc import Doc
-from yolive.moderation.harm.rules_violence import Violence
+from yolive.moderation.policy.harm import people
+from yolive.moderation.policy.harm.categories import HARD_FLOOR, Category, Finding
+from yolive.moderation.policy.harm.doc import Doc
+from yolive.moderation.policy.harm.rules_violence import Violence
 
 _SEXUALISED_MINOR_WORDS = {
     "loli",
