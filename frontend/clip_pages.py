@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from streaming.archive import poster_path
-from yolive.voting.models import Clip
+from yolive.clips.models import Clip
 
 # On air or aired: viewers have seen it. Failed ones never aired; skipped ones a moderator cut.
 SHOWN = (Clip.Status.ON_AIR, Clip.Status.AIRED)

@@ -16,10 +16,11 @@ from typing import Any, cast
 from django.conf import settings
 from django.utils import timezone
 
-from generation.frames import frames_path, frames_shape, last_frames, store_frames
-from yolive import events
+from yolive import keys as redis_keys
+from yolive.clips import lifecycle
+from yolive.clips.frames import frames_path, frames_shape, last_frames, store_frames
+from yolive.clips.models import Clip
 from yolive.redis_client import get_redis
-from yolive.voting.models import Clip
 
 log = logging.getLogger(__name__)
 
@@ -29,10 +30,6 @@ CONTINUES_FROM = (Clip.Status.READY, Clip.Status.ON_AIR, Clip.Status.AIRED)  # n
 
 def owner() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def _claim_key(clip_id: int) -> str:
-    return f"{settings.CHANNEL_PREFIX}:render-claim:{clip_id}"
 
 
 def _owner_is_gone(claim: str | None) -> bool:
@@ -50,37 +47,18 @@ def _owner_is_gone(claim: str | None) -> bool:
     return claim == owner()  # our own pid: an earlier attempt in this very process was cut short
 
 
-def claim(clip: Clip) -> bool:
-    now = timezone.now()
-    taken = Clip.objects.filter(id=clip.id, status=Clip.Status.QUEUED).update(
-        status=Clip.Status.RENDERING, started_at=now, progress=0.0
-    )
-    if not taken and clip.status == Clip.Status.RENDERING:
-        holder = cast("str | None", get_redis().get(_claim_key(clip.id)))
+def claim(clip: Clip) -> Clip | None:
+    """The clip, now rendering in this process; None when another worker has it."""
+    taken = lifecycle.start_rendering(clip.id)
+    if taken is None and clip.status == Clip.Status.RENDERING:
+        holder = cast("str | None", get_redis().get(redis_keys.render_claim(clip.id)))
         if not _owner_is_gone(holder):
-            return False
+            return None
         log.warning("clip %s: taking over a render whose worker is gone", clip.id)
-        taken = Clip.objects.filter(
-            id=clip.id, status=Clip.Status.RENDERING, started_at=clip.started_at
-        ).update(started_at=now, progress=0.0)
-    if taken:
-        get_redis().set(_claim_key(clip.id), owner(), ex=settings.CELERY_TASK_TIME_LIMIT + 30)
-    return bool(taken)
-
-
-def announce(clip: Clip) -> None:
-    event = {
-        "type": "clip",
-        "clip_id": clip.id,
-        "round_number": clip.round.number,
-        "status": clip.status,
-        "progress": round(clip.progress, 3),
-        "prompt": clip.prompt.text,
-    }
-    try:
-        events.publish(events.VIEWERS, event)
-    except Exception:  # a lost progress event is repaired by the next one; the render goes on
-        log.exception("could not publish clip %s", clip.id)
+        taken = lifecycle.take_over_rendering(clip)
+    if taken is not None:
+        get_redis().set(redis_keys.render_claim(clip.id), owner(), ex=settings.CELERY_TASK_TIME_LIMIT + 30)
+    return taken
 
 
 def previous_frames(clip: Clip, count: int) -> Any:
@@ -107,22 +85,17 @@ def render_clip(clip_id: int) -> str:
         return "done"
     if frames_shape(frames_path(clip.id)) == _expected_shape(clip):  # () when there is no file
         return _adopt(clip)
-    # Skipped before it started: nothing to stop, nothing to render.
-    queued = Clip.objects.filter(id=clip.id, status=Clip.Status.QUEUED)
-    if clip.skip_requested and queued.update(status=Clip.Status.SKIPPED):
-        clip.refresh_from_db()
-        announce(clip)
+    if clip.skip_requested and lifecycle.skip_before_rendering(clip.id):
         return "skipped"
-    if not claim(clip):
+    rendering = claim(clip)
+    if rendering is None:
         return "busy"
-    clip.refresh_from_db()
-    clip.status = Clip.Status.RENDERING
-    announce(clip)
     try:
-        return _render(clip)
+        return _render(rendering)
     finally:
-        if get_redis().get(_claim_key(clip.id)) == owner():  # not one another worker has taken over since
-            get_redis().delete(_claim_key(clip.id))
+        claim_key = redis_keys.render_claim(clip.id)
+        if get_redis().get(claim_key) == owner():  # not one another worker has taken over since
+            get_redis().delete(claim_key)
 
 
 def _clip_format(clip: Clip) -> tuple[int, int, int]:
@@ -143,18 +116,15 @@ def _adopt(clip: Clip) -> str:
     # The frames were stored but the worker died before marking the clip: they are whole (renamed into place).
     path = frames_path(clip.id)
     count, height, width, _ = frames_shape(path)
-    Clip.objects.filter(id=clip.id, status__in=(Clip.Status.QUEUED, Clip.Status.RENDERING)).update(
-        status=Clip.Status.READY,
+    lifecycle.adopt_frames(
+        clip.id,
         frames_path=str(path),
         num_frames=count,
         width=width,
         height=height,
         fps=_clip_format(clip)[0],
-        progress=1.0,
         ready_at=timezone.now(),
     )
-    clip.refresh_from_db()
-    announce(clip)
     return "adopted"
 
 
@@ -179,10 +149,9 @@ def _render(clip: Clip) -> str:
         )
 
     def on_step(done: int, total: int) -> bool:
-        clip.progress = done / total
-        Clip.objects.filter(id=clip.id).update(progress=clip.progress)
-        announce(clip)
-        return bool(Clip.objects.filter(id=clip.id).values_list("skip_requested", flat=True).first())
+        """Progress to viewers; True (stop) when a moderator skipped the clip or it is no longer ours."""
+        now = lifecycle.report_progress(clip.id, done / total)
+        return now is None or now.skip_requested
 
     try:
         renderer = get_renderer()  # inside: a model that cannot be built fails the clip, not the worker
@@ -237,15 +206,11 @@ def _render(clip: Clip) -> str:
 
 
 def _finish(clip: Clip, status: str, **fields: Any) -> None:
-    changed = Clip.objects.filter(id=clip.id, status=Clip.Status.RENDERING).update(status=status, **fields)
-    if not changed:
-        log.warning("clip %s changed while rendering; leaving it as it is", clip.id)
-    clip.refresh_from_db()
-    announce(clip)
+    lifecycle.finish_rendering(clip.id, status, **fields)
 
 
 def _count_oom(level: int) -> None:
     try:
-        get_redis().hincrby(f"{settings.CHANNEL_PREFIX}:generation:oom", f"level{level}", 1)
+        get_redis().hincrby(redis_keys.out_of_memory_counts(), f"level{level}", 1)
     except Exception:
         log.exception("could not count an out-of-memory event")

@@ -15,16 +15,11 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from pathlib import Path
 
-from django.conf import settings
 from django.db import close_old_connections
-from django.urls import reverse
-from django.utils import timezone
 
-from yolive.events import VIEWERS, publish, viewer_group
-from yolive.voting.models import Clip, Prompt
+from yolive.clips import frames, lifecycle
+from yolive.clips.models import Clip
 
 log = logging.getLogger(__name__)
 
@@ -56,20 +51,9 @@ class Snapshot:
     upcoming: Upcoming | None = None
 
 
-def frames_file(frames_path: str) -> str:
-    """Clip.frames_path as a file: absolute as written, or relative to MEDIA_DIR (then CLIPS_DIR)."""
-    path = Path(frames_path)
-    if path.is_absolute():
-        return frames_path
-    for base in (Path(settings.MEDIA_DIR), Path(settings.CLIPS_DIR)):
-        if (base / path).exists():
-            return str(base / path)
-    return str(Path(settings.MEDIA_DIR) / path)
-
-
 def read_snapshot(watched: frozenset[int]) -> Snapshot:
     ready = [
-        ReadyClip(c.id, c.round.number, c.prompt.text, frames_file(c.frames_path))
+        ReadyClip(c.id, c.round.number, c.prompt.text, str(frames.locate(c.frames_path)))
         for c in Clip.objects.filter(status=Clip.Status.READY, skip_requested=False)
         .select_related("round", "prompt")
         .order_by("round__number")[:4]
@@ -100,7 +84,7 @@ class Director(threading.Thread):
         while not self.stop.is_set():
             try:
                 close_old_connections()
-                skip_unaired(self.watched)
+                lifecycle.skip_unaired(self.watched)
                 self.snapshot = read_snapshot(self.watched)
                 self.fresh.set()
             except Exception:
@@ -122,107 +106,12 @@ def slate_text(upcoming: Upcoming | None) -> tuple[str, str, float | None]:
     return f"Up next: round {upcoming.round_number}", f"{prompt} (queued)", None
 
 
-def iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
-
-
-def clip_event(clip: Clip) -> dict[str, object]:
-    return {
-        "type": "clip",
-        "clip_id": clip.id,
-        "round_number": clip.round.number,
-        "status": clip.status,
-        "prompt": clip.prompt.text,
-        "progress": clip.progress,
-    }
-
-
-def publish_clip(clip_id: int) -> None:
-    """Tell viewers the clip's status as the database now has it."""
-    publish(VIEWERS, clip_event(Clip.objects.select_related("round", "prompt").get(id=clip_id)))
-
-
-def mark_on_air(clip_id: int) -> None:
-    now = timezone.now()
-    changed = Clip.objects.filter(id=clip_id, status=Clip.Status.READY).update(
-        status=Clip.Status.ON_AIR, aired_at=now
-    )
-    clip = Clip.objects.select_related("round", "prompt__author").get(id=clip_id)
-    if not changed:
-        log.warning("clip %s aired while %s", clip_id, clip.status)
-    publish(VIEWERS, clip_event(clip))
-    tell_author_it_aired(clip.prompt, clip.id)
-    publish(
-        VIEWERS,
-        {
-            "type": "now_playing",
-            "clip_id": clip.id,
-            "round_number": clip.round.number,
-            "prompt": clip.prompt.text,
-            "at": iso(now),
-        },
-    )
-
-
-def tell_author_it_aired(prompt: Prompt, clip_id: int) -> None:
-    """The author's own list shows the prompt as aired from the moment it reaches viewers, with a link to
-    the clip's page to share."""
-    Prompt.objects.filter(id=prompt.id).update(status=Prompt.Status.AIRED)
-    if prompt.author is not None:
-        event = {
-            "type": "prompt_status",
-            "prompt_id": prompt.id,
-            "status": "aired",
-            "reason": "",
-            "clip_url": reverse("clip", args=[clip_id]),
-        }
-        publish(viewer_group(prompt.author.key), event)
-
-
-def mark_finished(clip_id: int, status: str) -> None:
-    """On air -> aired or skipped; a clip that never reached viewers keeps its status and airs later."""
-    if Clip.objects.filter(id=clip_id, status=Clip.Status.ON_AIR).update(
-        status=status, finished_at=timezone.now()
-    ):
-        publish_clip(clip_id)
-
-
-def skip_unaired(airing: frozenset[int]) -> None:
-    """Ready clips a moderator skipped before they aired: they never will. The clip being fed is left to
-    the feeder, which cuts it at the next segment boundary."""
-    doomed = list(
-        Clip.objects.filter(status=Clip.Status.READY, skip_requested=True)
-        .exclude(id__in=airing)
-        .values_list("id", flat=True)
-    )
-    for clip_id in doomed:
-        if Clip.objects.filter(id=clip_id, status=Clip.Status.READY).update(
-            status=Clip.Status.SKIPPED, finished_at=timezone.now()
-        ):
-            publish_clip(clip_id)
-
-
-def mark_failed(clip_id: int, error: str) -> None:
-    Clip.objects.filter(id=clip_id).update(status=Clip.Status.FAILED, error=error)
-    publish_clip(clip_id)
-
-
-def mark_archived(clip_id: int, archive_path: str) -> None:
-    Clip.objects.filter(id=clip_id).update(archive_path=archive_path)
-
-
-def drop_spent_frames(older_than: datetime) -> int:
-    """Delete the raw frames of clips that finished airing before `older_than` (about 106 MB per 10 s at
-    512x288; the archive keeps the encoded clip). The next render only reads the previous clip's frames,
-    which by then it has done. Their frames_path is cleared, so nobody looks for them again."""
-    spent = Clip.objects.filter(
-        status__in=[Clip.Status.AIRED, Clip.Status.SKIPPED], finished_at__lt=older_than
-    ).exclude(frames_path="")
-    dropped: list[int] = []
-    for clip_id, path in spent.values_list("id", "frames_path"):
-        Path(frames_file(path)).unlink(missing_ok=True)
-        dropped.append(clip_id)
-    return Clip.objects.filter(id__in=dropped).update(frames_path="")
+# Temporary names for the broadcaster's calls, until it calls the clip lifecycle itself.
+mark_on_air = lifecycle.put_on_air
+mark_finished = lifecycle.finish_airing
+mark_failed = lifecycle.fail_to_air
+mark_archived = lifecycle.record_archive
+drop_spent_frames = frames.drop_spent
 
 
 class Announcer(threading.Thread):

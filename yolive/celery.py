@@ -55,7 +55,7 @@ RENDER_STAGES = ("queue_wait", "text_encoding", "denoising", "decoding", "storin
 def bind_clip_to_logs(task: Any = None, args: Any = None, **_: Any) -> None:
     if getattr(task, "name", "") == "generation.tasks.render_clip" and args:
         from yolive.logs import bind
-        from yolive.voting.models import Clip
+        from yolive.clips.models import Clip
 
         round_id = Clip.objects.filter(id=args[0]).values_list("round_id", flat=True).first()
         bind(clip_id=args[0], round_id=round_id)
@@ -74,7 +74,7 @@ def count_render(task: Any = None, args: Any = None, retval: Any = None, **_: An
     if getattr(task, "name", "") != "generation.tasks.render_clip" or retval != "ready" or not args:
         return
     from yolive import metrics
-    from yolive.voting.models import Clip
+    from yolive.clips.models import Clip
 
     timings = Clip.objects.filter(id=args[0]).values_list("timings", flat=True).first() or {}
     for stage in RENDER_STAGES:

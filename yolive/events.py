@@ -1,11 +1,13 @@
-"""The one place that knows group names: domain code publishes events here after it commits.
+"""The one place that knows group names and builds event payloads: domain code publishes here once it commits.
 
-Every event is a JSON-safe dict with a `type`. Consumers forward it to their sockets unchanged, so a
-service never imports Channels and a consumer never decides what happened.
+Every event is a JSON-safe dict with a `type` (docs/protocol.md describes each). Consumers forward it to their
+sockets unchanged, so a service never imports Channels and a consumer never decides what happened. The
+builders take plain values, not models, so every layer can use this module and it imports none of them.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -14,14 +16,89 @@ from django.db import transaction
 
 Event = dict[str, Any]
 
+# --- groups ---------------------------------------------------------------------------------------------
+
 VIEWERS = "viewers"  # every socket on /ws/live/
 MODERATORS = "moderators"  # every staff socket on /ws/mod/
+# The ticker's tallies: each web process joins once and writes one encoded copy to each of its viewer sockets.
+TALLIES = "viewers.tallies"
 
 
 def viewer_group(viewer_key: str) -> str:
     """Every socket of one viewer (several tabs): acks, errors and news about their own prompts."""
     return f"viewer.{viewer_key}"
 
+
+# --- payloads -------------------------------------------------------------------------------------------
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def round_opened(round_id: int, number: int, ends_at: datetime, seq: int) -> Event:
+    view = {"id": round_id, "number": number, "ends_at": iso(ends_at), "state": "open", "seq": seq}
+    return {"type": "round_opened", "round": view}
+
+
+def round_closed(
+    round_id: int, number: int, winner: tuple[int, str] | None, counts: dict[str, int], total: int
+) -> Event:
+    return {
+        "type": "round_closed",
+        "round_id": round_id,
+        "number": number,
+        "winner": {"id": winner[0], "text": winner[1]} if winner else None,
+        "counts": counts,
+        "total": total,
+    }
+
+
+def candidate(round_id: int, prompt_id: int, text: str) -> Event:
+    return {"type": "candidate", "round_id": round_id, "prompt": {"id": prompt_id, "text": text, "votes": 0}}
+
+
+def tally(round_id: int, seq: int, counts: dict[str, int]) -> Event:
+    return {
+        "type": "tally",
+        "round_id": round_id,
+        "seq": seq,
+        "counts": counts,
+        "total": sum(counts.values()),
+    }
+
+
+def clip(clip_id: int, round_number: int, status: str, prompt: str, progress: float) -> Event:
+    return {
+        "type": "clip",
+        "clip_id": clip_id,
+        "round_number": round_number,
+        "status": status,
+        "prompt": prompt,
+        "progress": round(progress, 3),
+    }
+
+
+def now_playing(clip_id: int, round_number: int, prompt: str, at: datetime) -> Event:
+    """Sent at the moment the clip reaches viewers (a few segments behind the live edge)."""
+    return {
+        "type": "now_playing",
+        "clip_id": clip_id,
+        "round_number": round_number,
+        "prompt": prompt,
+        "at": iso(at),
+    }
+
+
+def prompt_status(prompt_id: int, status: str, reason: str, clip_url: str = "") -> Event:
+    """News for a prompt's author (and the moderators' panel): held, approved, rejected, aired."""
+    event: Event = {"type": "prompt_status", "prompt_id": prompt_id, "status": status, "reason": reason}
+    if clip_url:
+        event["clip_url"] = clip_url  # an aired prompt links to its clip's page, to share
+    return event
+
+
+# --- publishing -----------------------------------------------------------------------------------------
 
 # The consumer method that receives a published event (`event.forward` -> `event_forward`).
 FORWARD = "event.forward"

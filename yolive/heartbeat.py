@@ -14,11 +14,11 @@ import threading
 import time
 from typing import Any
 
+from yolive import keys as redis_keys
 from yolive.redis_client import get_redis
 
 BEAT_INTERVAL_S = 5.0
 BEAT_TTL_S = 15  # three missed beats and a process counts as gone
-_PREFIX = "yolive:heartbeat"
 
 
 def instance_name() -> str:
@@ -27,13 +27,13 @@ def instance_name() -> str:
 
 def beat(component: str, ttl: float = BEAT_TTL_S, **info: Any) -> None:
     record = {"at": time.time(), "instance": instance_name(), **info}
-    get_redis().set(f"{_PREFIX}:{component}:{record['instance']}", json.dumps(record), ex=int(ttl))
+    get_redis().set(redis_keys.heartbeat(component, record["instance"]), json.dumps(record), ex=int(ttl))
 
 
 def alive(component: str) -> list[dict[str, Any]]:
     """The heartbeat records of every live instance of a component."""
     client = get_redis()
-    keys = list(client.scan_iter(match=f"{_PREFIX}:{component}:*", count=100))
+    keys = list(client.scan_iter(match=redis_keys.heartbeat(component), count=100))
     values = client.mget(keys) if keys else []
     return [json.loads(v) for v in values if v]
 

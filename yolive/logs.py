@@ -40,7 +40,8 @@ def unbind() -> None:
 
 
 def _ids_in_arguments(args: Any) -> dict[str, int]:
-    from yolive.voting.models import Clip, Round
+    from yolive.clips.models import Clip
+    from yolive.voting.models import Round
 
     found: dict[str, int] = {}
     for arg in args if isinstance(args, tuple) else ():

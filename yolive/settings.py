@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "yolive.voting",
+    "yolive.clips",
     "yolive.moderation",
     "generation",
     "streaming",
@@ -123,6 +124,8 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
     "health_check_interval": 10,
+    # The broker's queues, too, are a channel's own: two channels on one Redis never take each other's renders.
+    "global_keyprefix": f"{CHANNEL_PREFIX}:",
 }
 CELERY_RESULT_BACKEND = None  # clip state lives in the database, never in AsyncResult
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT}

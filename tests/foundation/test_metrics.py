@@ -12,9 +12,11 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import ROOT, subprocess_env
 from yolive import heartbeat, metrics
-from yolive.metrics.shared import GAUGE_TTL_S, gauges_prefix
+from yolive import keys as redis_keys
+from yolive.metrics.shared import GAUGE_TTL_S
 from yolive.redis_client import get_redis
-from yolive.voting.models import Clip, Prompt, Round
+from yolive.clips.models import Clip
+from yolive.voting.models import Prompt, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +57,7 @@ def test_it_adds_up_what_several_processes_recorded(staff_client):
     assert samples[("yolive_render_seconds_sum", (("stage", "denoising"),))] == pytest.approx(0.6)
     # Gauges are each process's own value, summed, and leave the sum soon after their process is gone.
     assert samples[("yolive_open_sockets", (("socket", "viewer"),))] == 7
-    keys = list(get_redis().scan_iter(match=gauges_prefix() + "*"))
+    keys = list(get_redis().scan_iter(match=redis_keys.metric_gauges("*")))
     assert len(keys) == 2 and all(0 < get_redis().ttl(key) <= GAUGE_TTL_S for key in keys)
     assert samples[("yolive_votes_accepted_total", ())] == 0  # nobody voted: shown, as zero
 
@@ -87,7 +89,7 @@ def test_it_measures_clips_segments_memory_and_the_queue_when_scraped(staff_clie
         Clip.objects.create(round=round_, prompt=prompt, seed=number, preset="tiny", status=status)
     heartbeat.beat("broadcaster", newest_segment_at=time.time() - 3)
     get_redis().hincrby(f"{settings.CHANNEL_PREFIX}:generation:oom", "level1", 2)
-    get_redis().rpush("gpu", "job-a", "job-b")  # the broker is this Redis in the tests
+    get_redis().rpush(redis_keys.broker_queue("gpu"), "job-a", "job-b")  # the broker is this Redis in the tests
 
     samples = scrape(staff_client)
 

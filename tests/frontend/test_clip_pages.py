@@ -5,7 +5,8 @@ import pytest
 from django.utils import timezone
 
 from frontend import clip_pages
-from yolive.voting.models import Clip, Prompt, Round
+from yolive.clips.models import Clip
+from yolive.voting.models import Prompt, Round
 from yolive.voting.services import prompt_view
 
 pytestmark = pytest.mark.django_db

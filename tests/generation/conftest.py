@@ -14,7 +14,8 @@ from django.utils import timezone
 from generation import loader
 from generation.engine import CacheSettings, Renderer, RenderRequest
 from generation.presets import get_preset
-from yolive.voting.models import Clip, Prompt, Round
+from yolive.clips.models import Clip
+from yolive.voting.models import Prompt, Round
 
 # Test sizes: a 2x2 latent grid and 17 rendered frames keep each render well under a second on 2 cores.
 SIZE, FPS, SECONDS = 64, 8, 2

@@ -12,13 +12,13 @@ import pytest
 from django.conf import settings
 
 from generation import loader, rendering
-from generation.frames import frames_path, store_frames
 from tests.conftest import ROOT, subprocess_env
 from tests.generation.conftest import FPS, FRAMES, SIZE, make_clip
 from tests.generation.test_engine import RunsOutOfMemory
 from yolive import events
+from yolive.clips.frames import frames_path, store_frames
+from yolive.clips.models import Clip
 from yolive.redis_client import get_redis
-from yolive.voting.models import Clip
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from django.conf import settings
 
-from generation.frames import frames_path
 from tests.conftest import ROOT, subprocess_env
 from tests.generation.conftest import make_clip
 from yolive.celery import app
+from yolive.clips.frames import frames_path
+from yolive.clips.models import Clip
 from yolive.redis_client import get_redis
-from yolive.voting.models import Clip
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

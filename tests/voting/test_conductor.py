@@ -14,7 +14,8 @@ from yolive import heartbeat
 from yolive.voting import tally
 from yolive.voting.conductor import LEASE_TTL_S, Conductor
 from yolive.voting.lease import Lease
-from yolive.voting.models import Clip, Round
+from yolive.clips.models import Clip
+from yolive.voting.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 START_TIMEOUT_S = 60  # a cold start on a busy machine

@@ -23,10 +23,11 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 
 from yolive import heartbeat
+from yolive import keys as redis_keys
 from yolive.metrics import REGISTRY
 from yolive.metrics.shared import channel_families
 from yolive.redis_client import get_redis
-from yolive.voting.models import Clip
+from yolive.clips.models import Clip
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ def out_of_memory() -> Metric:
         "Out-of-memory events in renders, by the fallback level that hit it (docs/benchmarks.md).",
         labels=["level"],
     )
-    counts = get_redis().hgetall(f"{settings.CHANNEL_PREFIX}:generation:oom")
+    counts = get_redis().hgetall(redis_keys.out_of_memory_counts())
     for field, count in sorted(counts.items()):
         family.add_metric([str(field).removeprefix("level")], float(count))
     return family
@@ -88,7 +89,7 @@ def render_queue_depth() -> Metric:
     )
     pipe = broker().pipeline(transaction=False)
     for suffix in PRIORITY_LISTS:
-        pipe.llen(RENDER_QUEUE + suffix)
+        pipe.llen(redis_keys.broker_queue(RENDER_QUEUE + suffix))
     family.add_metric([], sum(pipe.execute()))
     return family
 

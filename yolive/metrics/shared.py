@@ -16,10 +16,10 @@ import threading
 from collections import defaultdict
 from collections.abc import Iterator
 
-from django.conf import settings
 from prometheus_client import CollectorRegistry
 from prometheus_client.core import Metric
 
+from yolive import keys as redis_keys
 from yolive.heartbeat import instance_name
 from yolive.redis_client import get_redis
 
@@ -28,14 +28,6 @@ log = logging.getLogger(__name__)
 # A SIGKILLed process loses what it recorded since its last flush; Prometheus scrapes every 15 s by default.
 FLUSH_INTERVAL_S = 5.0
 GAUGE_TTL_S = int(3 * FLUSH_INTERVAL_S)  # three missed flushes and a process's gauges leave the sum
-
-
-def totals_key() -> str:
-    return f"{settings.CHANNEL_PREFIX}:metrics:totals"
-
-
-def gauges_prefix() -> str:
-    return f"{settings.CHANNEL_PREFIX}:metrics:gauges:"
 
 
 def sample_field(family: str, sample: str, labels: dict[str, str]) -> str:
@@ -90,9 +82,9 @@ class Publisher:
                 return
             pipe = get_redis().pipeline(transaction=True)  # all of a flush or none of it
             for sample, amount in grown.items():
-                pipe.hincrbyfloat(totals_key(), sample, amount)
+                pipe.hincrbyfloat(redis_keys.metric_totals(), sample, amount)
             if gauges:
-                pipe.set(gauges_prefix() + instance_name(), json.dumps(gauges), ex=GAUGE_TTL_S)
+                pipe.set(redis_keys.metric_gauges(instance_name()), json.dumps(gauges), ex=GAUGE_TTL_S)
             pipe.execute()
             self.sent.update(growing)  # only once Redis has them: a failed flush is retried by the next
 
@@ -107,10 +99,10 @@ def channel_samples() -> dict[str, dict[tuple[str, tuple[tuple[str, str], ...]],
     """Channel-wide samples from Redis: {family: {(sample, labels): value}}, gauges summed over processes."""
     client = get_redis()
     families: dict[str, dict[tuple[str, tuple[tuple[str, str], ...]], float]] = defaultdict(dict)
-    for raw, value in client.hgetall(totals_key()).items():
+    for raw, value in client.hgetall(redis_keys.metric_totals()).items():
         family, sample, labels = json.loads(raw)
         families[family][(sample, tuple(map(tuple, labels)))] = float(value)
-    keys = list(client.scan_iter(match=gauges_prefix() + "*", count=100))
+    keys = list(client.scan_iter(match=redis_keys.metric_gauges("*"), count=100))
     for values in client.mget(keys) if keys else []:
         for raw, value in json.loads(values or "{}").items():
             family, sample, labels = json.loads(raw)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from yolive.voting.models import Clip, HousePrompt, Prompt, Round, Viewer
+from yolive.voting.models import HousePrompt, Prompt, Round, Viewer
 
 
 @admin.register(Viewer)
@@ -41,14 +41,6 @@ class RoundAdmin(admin.ModelAdmin):
     raw_id_fields = ("winner",)
     readonly_fields = ("tallies", "total_votes", "closed_at")
     inlines = [CandidateInline]
-
-
-@admin.register(Clip)
-class ClipAdmin(admin.ModelAdmin):
-    list_display = ("id", "round", "prompt", "status", "progress", "preset", "seed", "created_at", "aired_at")
-    list_filter = ("status", "preset")
-    raw_id_fields = ("round", "prompt")
-    readonly_fields = ("timings", "cache_stats", "error", "frames_path", "archive_path")
 
 
 @admin.register(HousePrompt)

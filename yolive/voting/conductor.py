@@ -19,7 +19,6 @@ from django.utils import timezone
 from yolive import events, heartbeat
 from yolive.moderation.policy import classifier
 from yolive.voting import rounds, tally
-from yolive.voting.fanout import TALLIES
 from yolive.voting.lease import Lease
 from yolive.voting.models import Round
 
@@ -40,7 +39,7 @@ class TallyTicker:
     def tick(self, round_id: int) -> dict | None:
         event = tally.next_tally(round_id)
         if event is not None:
-            events.publish(TALLIES, event)  # to every viewer, through each web process's fan-out
+            events.publish(events.TALLIES, event)  # to every viewer, through each web process's fan-out
         return event
 
 

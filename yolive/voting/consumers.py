@@ -20,9 +20,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from yolive import events, metrics
+from yolive import keys as redis_keys
 from yolive.voting import services, tally
 from yolive.voting.errors import VotingError
-from yolive.voting.fanout import TALLIES, fanout
+from yolive.voting.fanout import fanout
 from yolive.voting.models import Viewer
 from yolive.voting.snapshot import build_snapshot
 
@@ -184,7 +185,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if settings.TALLY_BROADCAST == "per_vote" and outcome != "unchanged" and round_id:
             event = await tally.anext_tally(round_id, force=True)
             if event:
-                await events.apublish(TALLIES, event)
+                await events.apublish(events.TALLIES, event)
 
     async def cast(self, round_id: int | None, prompt_id: int, frame: Frame) -> str:
         if round_id is None or frame.get("round_id", round_id) != round_id:
@@ -209,8 +210,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.check_restriction()
         per_viewer, per_ip = limits_for(action)
         keys = [
-            f"yolive:{{limits}}:{action}:viewer:{self.viewer.key}",
-            f"yolive:{{limits}}:{action}:ip:{self.ip}",
+            redis_keys.rate_limit(action, "viewer", self.viewer.key),
+            redis_keys.rate_limit(action, "ip", self.ip),
         ]
         wait = await tally.hit_limit(keys, [per_viewer, per_ip], settings.RATE_WINDOW_SECONDS)
         if wait:

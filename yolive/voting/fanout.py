@@ -18,11 +18,9 @@ from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
-from yolive import metrics
+from yolive import events, metrics
 
 log = logging.getLogger(__name__)
-
-TALLIES = "viewers.tallies"  # the group the ticker publishes to; each web process joins it once
 
 
 class Socket(Protocol):
@@ -58,7 +56,7 @@ class TallyFanout:
         layer = get_channel_layer()
         assert layer is not None, "CHANNEL_LAYERS is not configured"
         channel = await layer.new_channel()
-        await layer.group_add(TALLIES, channel)
+        await layer.group_add(events.TALLIES, channel)
         self._ready.set()
         try:
             while True:
@@ -66,7 +64,7 @@ class TallyFanout:
                 self.deliver(json.dumps(message["event"]))
         finally:
             with contextlib.suppress(Exception):
-                await asyncio.shield(layer.group_discard(TALLIES, channel))
+                await asyncio.shield(layer.group_discard(events.TALLIES, channel))
 
     def deliver(self, text: str) -> None:
         received = time.perf_counter()

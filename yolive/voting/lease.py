@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from yolive import keys as redis_keys
 from yolive.heartbeat import instance_name
 from yolive.redis_client import get_redis
 from yolive.voting import scripts
@@ -12,7 +13,7 @@ class Lease:
     """Held by renewing it well inside its ttl; a holder that dies stops renewing and loses it after ttl."""
 
     def __init__(self, name: str, ttl_s: float, holder: str | None = None) -> None:
-        self.key = f"yolive:lease:{name}"
+        self.key = redis_keys.lease(name)
         self.ttl_ms = int(ttl_s * 1000)
         self.holder = holder or instance_name()
 

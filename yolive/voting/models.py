@@ -1,4 +1,4 @@
-"""The durable side of the channel: who speaks, what they asked for, which round it won, what aired.
+"""The durable side of the ballot: who speaks, what they asked for, which round it won (clips: yolive.clips).
 
 Hot state (open-round votes and tallies) lives in Redis; a round reaches this database when it closes.
 """
@@ -80,51 +80,6 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.number}"
-
-
-class Clip(models.Model):
-    """One round's winner as video: queued -> rendering -> ready -> on_air -> aired (or failed/skipped).
-
-    The frames live in `frames_path`: a .npy array of shape (frames, height, width, 3), uint8 RGB, written
-    atomically by the worker and read by the broadcaster.
-    """
-
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RENDERING = "rendering"
-        READY = "ready"
-        ON_AIR = "on_air"
-        AIRED = "aired"
-        FAILED = "failed"
-        SKIPPED = "skipped"
-
-    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="clip")
-    prompt = models.ForeignKey(Prompt, on_delete=models.PROTECT, related_name="clips")
-    seed = models.BigIntegerField()
-    preset = models.CharField(max_length=32)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
-    progress = models.FloatField(default=0.0)  # 0..1 while rendering
-    skip_requested = models.BooleanField(default=False)  # a moderator's skip; worker and broadcaster obey it
-    width = models.PositiveIntegerField(default=0)
-    height = models.PositiveIntegerField(default=0)
-    fps = models.PositiveIntegerField(default=0)
-    num_frames = models.PositiveIntegerField(default=0)
-    frames_path = models.CharField(max_length=500, blank=True)
-    archive_path = models.CharField(max_length=500, blank=True)  # VOD playlist, relative to HLS_DIR
-    timings = models.JSONField(default=dict, blank=True)  # seconds: queue_wait, text_encoding, ...
-    cache_stats = models.JSONField(default=dict, blank=True)
-    error = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    ready_at = models.DateTimeField(null=True, blank=True)
-    aired_at = models.DateTimeField(null=True, blank=True)  # when it reached viewers
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["round__number"]
-
-    def __str__(self) -> str:
-        return f"clip of {self.round}"
 
 
 class HousePrompt(models.Model):

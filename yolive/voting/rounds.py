@@ -19,11 +19,11 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from yolive import events
+from yolive.clips import lifecycle
+from yolive.clips.models import Clip
 from yolive.moderation.policy import gate
 from yolive.voting import tally
-from yolive.voting.models import Clip, HousePrompt, Prompt, Round
-from yolive.voting.services import candidate_event
-from yolive.voting.snapshot import iso
+from yolive.voting.models import HousePrompt, Prompt, Round
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,12 @@ def open_round_now() -> Round | None:
 
 
 def round_meta(rnd: Round) -> dict[str, Any]:
-    return {"id": rnd.pk, "number": rnd.number, "opens_at": iso(rnd.opens_at), "ends_at": iso(rnd.ends_at)}
+    return {
+        "id": rnd.pk,
+        "number": rnd.number,
+        "opens_at": events.iso(rnd.opens_at),
+        "ends_at": events.iso(rnd.ends_at),
+    }
 
 
 def open_round(round_seconds: int | None = None) -> Round | None:
@@ -80,10 +85,9 @@ def restore_round(rnd: Round) -> None:
 
 def _start(rnd: Round, candidates: dict[int, str], seq: int) -> None:
     tally.start_round(round_meta(rnd), candidates, seq=seq)
-    view = {"id": rnd.pk, "number": rnd.number, "ends_at": iso(rnd.ends_at), "state": "open", "seq": seq}
-    events.publish(events.VIEWERS, {"type": "round_opened", "round": view})
-    for prompt in Prompt.objects.filter(pk__in=candidates).order_by("id"):
-        events.publish(events.VIEWERS, candidate_event(rnd.pk, prompt))
+    events.publish(events.VIEWERS, events.round_opened(rnd.pk, rnd.number, rnd.ends_at, seq))
+    for prompt_id, text in sorted(candidates.items()):
+        events.publish(events.VIEWERS, events.candidate(rnd.pk, prompt_id, text))
 
 
 @dataclass
@@ -187,30 +191,16 @@ def _create_clip(rnd: Round, winner: Prompt) -> Clip:
 def _announce_close(
     rnd: Round, winner: Prompt | None, counts: dict[str, int], total: int, clip: Clip | None
 ) -> None:
-    closed = {
-        "type": "round_closed",
-        "round_id": rnd.pk,
-        "number": rnd.number,
-        "winner": {"id": winner.pk, "text": winner.text} if winner else None,
-        "counts": counts,
-        "total": total,
-    }
+    closed = events.round_closed(
+        rnd.pk, rnd.number, (winner.pk, winner.text) if winner else None, counts, total
+    )
     if clip is not None:
         _send_render(clip.pk)
     _tell(events.VIEWERS, closed)
     _tell(events.MODERATORS, closed)
     if clip is None:
         return
-    queued = {
-        "type": "clip",
-        "clip_id": clip.pk,
-        "round_number": rnd.number,
-        "status": clip.status,
-        "progress": 0.0,
-        "prompt": clip.prompt.text,
-    }
-    _tell(events.VIEWERS, queued)
-    _tell(events.MODERATORS, queued)
+    lifecycle.announce(clip, events.VIEWERS, events.MODERATORS)
     log.info("closed %s: %r wins, %s votes in all", rnd, winner, total)
 
 
@@ -223,12 +213,11 @@ def _send_render(clip_id: int) -> None:
 def resend_lost_renders() -> list[int]:
     """Send the render of every clip that has waited too long again, and give up the hopeless ones."""
     now = timezone.now()
-    waiting = Clip.objects.filter(status=Clip.Status.QUEUED)
-    waiting.filter(created_at__lt=now - timedelta(seconds=RENDER_GIVE_UP_AFTER_S)).update(
-        status=Clip.Status.FAILED,
-        finished_at=now,
-        error=f"not rendered within {RENDER_GIVE_UP_AFTER_S} s of its round closing",
+    lifecycle.give_up_waiting(
+        now - timedelta(seconds=RENDER_GIVE_UP_AFTER_S),
+        f"not rendered within {RENDER_GIVE_UP_AFTER_S} s of its round closing",
     )
+    waiting = Clip.objects.filter(status=Clip.Status.QUEUED)
     resent = list(
         waiting.filter(created_at__lt=now - timedelta(seconds=RENDER_RESEND_AFTER_S)).values_list(
             "pk", flat=True

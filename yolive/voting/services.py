@@ -16,10 +16,11 @@ from django.db import transaction
 from django.urls import reverse
 
 from yolive import events
+from yolive.clips.models import Clip
 from yolive.moderation.policy import gate
 from yolive.voting import tally
 from yolive.voting.errors import VotingError
-from yolive.voting.models import Clip, Prompt, Viewer
+from yolive.voting.models import Prompt, Viewer
 
 log = logging.getLogger(__name__)
 
@@ -162,20 +163,12 @@ def make_candidate(prompt: Prompt, announce: bool = True) -> bool:
                 Prompt.objects.filter(pk=prompt.pk).update(round_id=round_id)
                 prompt.round_id = round_id
             if announce:
-                events.publish_on_commit(events.VIEWERS, candidate_event(round_id, prompt))
+                events.publish_on_commit(events.VIEWERS, events.candidate(round_id, prompt.pk, prompt.text))
             return True
         prompt.round_id = None
     Prompt.objects.filter(pk=prompt.pk).update(round_id=None)
     prompt.round_id = None
     return False
-
-
-def candidate_event(round_id: int, prompt: Prompt) -> dict[str, Any]:
-    return {
-        "type": "candidate",
-        "round_id": round_id,
-        "prompt": {"id": prompt.pk, "text": prompt.text, "votes": 0},
-    }
 
 
 def prompt_view(prompt: Prompt) -> dict[str, Any]:
@@ -199,3 +192,13 @@ def on_prompt_approved(sender: Any, prompt: Prompt, **_: Any) -> None:
         make_candidate(prompt, announce=False)
     except VotingError as exc:
         log.warning("approved prompt %s did not join a round: %s", prompt.pk, exc.message)
+
+
+def on_clip_aired(sender: Any, clip: Clip, **_: Any) -> None:
+    """The author's own list shows the prompt as aired from the moment it reaches viewers, with a link to
+    the clip's page to share."""
+    prompt = clip.prompt
+    Prompt.objects.filter(id=prompt.id).update(status=Prompt.Status.AIRED)
+    if prompt.author is not None:
+        event = events.prompt_status(prompt.id, Prompt.Status.AIRED, "", reverse("clip", args=[clip.id]))
+        events.publish(events.viewer_group(prompt.author.key), event)

@@ -12,20 +12,18 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from yolive import events
+from yolive.clips.models import Clip
 from yolive.voting import tally
-from yolive.voting.models import Clip, Prompt, Viewer
+from yolive.voting.models import Prompt, Viewer
 from yolive.voting.services import prompt_view
 
 MY_PROMPTS_SHOWN = 10  # the viewer's newest prompts, with their moderation status
 RECENT_CLIPS_SHOWN = 6  # replays offered under the player
 
 
-def iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
-
-
 def now_iso() -> str:
-    return iso(datetime.now(UTC))
+    return events.iso(datetime.now(UTC))
 
 
 def round_view(meta: dict[str, str]) -> dict[str, Any]:

@@ -18,10 +18,11 @@ from typing import Any
 import redis
 import redis.asyncio as aredis
 
+from yolive import events
+from yolive import keys as redis_keys
 from yolive.redis_client import get_async_redis, get_redis
 from yolive.voting import scripts
 
-CURRENT_ROUND_KEY = "yolive:round:current"
 MAX_CANDIDATES = 50  # a round's candidates travel in every tally; beyond this, a ballot stops being readable
 CLOSED_ROUND_TTL_S = 3600  # the database holds closed rounds; Redis keeps their keys only for late readers
 
@@ -32,7 +33,7 @@ class RoundKeys:
 
     @property
     def tag(self) -> str:
-        return f"yolive:{{round:{self.round_id}}}"
+        return redis_keys.round_tag(self.round_id)
 
     @property
     def meta(self) -> str:
@@ -93,7 +94,7 @@ def start_round(round_info: dict[str, Any], candidates: dict[int, str], seq: int
     pipe.hset(keys.meta, mapping=meta)  # type: ignore[arg-type]  # redis-py types the keys invariantly
     if candidates:
         pipe.hset(keys.texts, mapping={str(pid): text for pid, text in candidates.items()})
-    pipe.set(CURRENT_ROUND_KEY, keys.round_id)
+    pipe.set(redis_keys.current_round(), keys.round_id)
     pipe.execute()
 
 
@@ -141,20 +142,14 @@ def _tally_event(round_id: int, reply: Any) -> dict[str, Any] | None:
         return None
     seq, flat = reply
     counts = {str(flat[i]): int(float(flat[i + 1])) for i in range(0, len(flat), 2)}
-    return {
-        "type": "tally",
-        "round_id": round_id,
-        "seq": int(seq),
-        "counts": counts,
-        "total": sum(counts.values()),
-    }
+    return events.tally(round_id, int(seq), counts)
 
 
 # --- the submitters' and voters' side -------------------------------------------------------------------
 
 
 def current_round_id() -> int | None:
-    value = get_redis().get(CURRENT_ROUND_KEY)
+    value = get_redis().get(redis_keys.current_round())
     return int(value) if value else None
 
 
@@ -164,7 +159,7 @@ async def acurrent_round_id(max_age_s: float = 0.0) -> int | None:
     cached = _current_cache.get(loop)
     if cached is not None and loop.time() - cached[0] <= max_age_s:
         return cached[1]
-    value = await get_async_redis().get(CURRENT_ROUND_KEY)
+    value = await get_async_redis().get(redis_keys.current_round())
     round_id = int(value) if value else None
     _current_cache[loop] = (loop.time(), round_id)
     return round_id

@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group, Permission
 from django.core.management.base import BaseCommand
 
 MODERATORS_GROUP = "Moderators"
-MODERATOR_APPS = ("voting", "moderation")
+MODERATOR_APPS = ("voting", "clips", "moderation")
 
 
 class Command(BaseCommand):

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+from django.db import models
+
+
+class Clip(models.Model):
+    """One round's winner as video. Its status moves only through `yolive.clips.lifecycle`:
+
+        queued -> rendering -> ready -> on_air -> aired
+           |          |          |        |
+           +----------+----------+--------+--> skipped (a moderator's skip) or failed
+
+    Its frames are in the frames store (`yolive.clips.frames`): the worker writes, the broadcaster reads.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RENDERING = "rendering"
+        READY = "ready"
+        ON_AIR = "on_air"
+        AIRED = "aired"
+        FAILED = "failed"
+        SKIPPED = "skipped"
+
+    round = models.OneToOneField("voting.Round", on_delete=models.CASCADE, related_name="clip")
+    prompt = models.ForeignKey("voting.Prompt", on_delete=models.PROTECT, related_name="clips")
+    seed = models.BigIntegerField()
+    preset = models.CharField(max_length=32)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    progress = models.FloatField(default=0.0)  # 0..1 while rendering
+    skip_requested = models.BooleanField(default=False)  # a moderator's skip; worker and broadcaster obey it
+    width = models.PositiveIntegerField(default=0)
+    height = models.PositiveIntegerField(default=0)
+    fps = models.PositiveIntegerField(default=0)
+    num_frames = models.PositiveIntegerField(default=0)
+    frames_path = models.CharField(max_length=500, blank=True)
+    archive_path = models.CharField(max_length=500, blank=True)  # VOD playlist, relative to HLS_DIR
+    timings = models.JSONField(default=dict, blank=True)  # seconds: queue_wait, text_encoding, ...
+    cache_stats = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    aired_at = models.DateTimeField(null=True, blank=True)  # when it reached viewers
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "voting_clip"  # the table it has had since clips were a part of voting
+        ordering = ["round__number"]
+
+    def __str__(self) -> str:
+        return f"clip of {self.round}"
