@@ -4,7 +4,7 @@ import sys
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from tests.conftest import ROOT
+from tests.helpers.processes import ROOT
 from yolive.env import env_bool, env_choice, env_float, env_int, env_list, env_secret
 
 

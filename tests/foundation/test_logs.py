@@ -1,7 +1,7 @@
 import json
 import subprocess
 
-from tests.conftest import ROOT, subprocess_env
+from tests.helpers.processes import ROOT, subprocess_env
 
 # Logs as a process of the channel does: settings applied, then a round closed, a clip rendered, a failure.
 SCRIPT = """

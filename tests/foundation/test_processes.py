@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from tests.conftest import ROOT, subprocess_env
+from tests.helpers.processes import ROOT, subprocess_env
 from yolive import heartbeat
 
 WORKER_START_TIMEOUT_S = 90  # a cold start imports torch and diffusers

@@ -19,7 +19,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.conftest import ROOT, PrivateRedis, free_port, own_channel_env
+from tests.helpers.processes import ROOT, PrivateRedis, free_port, own_channel_env
 
 PY = str(ROOT / ".venv" / "bin" / "python")
 MODERATOR = ("moderator", "browser-test-password-1")

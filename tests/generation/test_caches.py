@@ -16,8 +16,8 @@ from generation.embeddings import PromptEmbeddingCache
 from generation.engine import CacheSettings, Renderer
 from generation.presets import get_preset
 from generation.step_cache import StepCacheError, enable_step_cache, hooked_modules
-from tests.conftest import ROOT, subprocess_env
 from tests.generation.conftest import NO_CACHES, request
+from tests.helpers.processes import ROOT, subprocess_env
 
 
 def test_the_tiny_pipeline_builds_and_renders_with_the_hub_offline():

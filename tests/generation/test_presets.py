@@ -13,8 +13,8 @@ from django.core.exceptions import ImproperlyConfigured
 
 from generation.engine import CacheSettings, Renderer
 from generation.presets import assemble_pipeline, get_preset, ltx, tiny
-from tests.conftest import ROOT, subprocess_env
 from tests.generation.conftest import FRAMES, SIZE, request
+from tests.helpers.processes import ROOT, subprocess_env
 
 
 def test_a_missing_model_folder_is_one_error_naming_the_setting(settings, tmp_path):

@@ -12,9 +12,9 @@ import pytest
 from django.conf import settings
 
 from generation import loader, rendering
-from tests.conftest import ROOT, subprocess_env
 from tests.generation.conftest import FPS, FRAMES, SIZE, make_clip
 from tests.generation.test_engine import RunsOutOfMemory
+from tests.helpers.processes import ROOT, subprocess_env
 from yolive import events
 from yolive.clips.frames import frames_path, store_frames
 from yolive.clips.models import Clip

@@ -20,7 +20,7 @@ from pathlib import Path
 import m3u8
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.conftest import ROOT, PrivateRedis, free_port, own_channel_env
+from tests.helpers.processes import ROOT, PrivateRedis, free_port, own_channel_env
 
 PY = str(ROOT / ".venv" / "bin" / "python")
 METRICS_TOKEN = "supervised-scrape-token"

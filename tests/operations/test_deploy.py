@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import websockets
 
-from tests.conftest import ROOT, free_port, require, subprocess_env
+from tests.helpers.processes import ROOT, free_port, require, subprocess_env
 from tests.operations.supervised import PY
 
 DEPLOY = ROOT / "deploy"

@@ -16,7 +16,7 @@ from typing import Any
 import m3u8
 from channels.layers import get_channel_layer
 
-from tests.conftest import ROOT, free_port, subprocess_env
+from tests.helpers.processes import ROOT, free_port, subprocess_env
 from tests.streaming.conftest import http_get
 from yolive.events import VIEWERS
 

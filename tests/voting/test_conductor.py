@@ -9,12 +9,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.conftest import ROOT, subprocess_env
+from tests.helpers.processes import ROOT, subprocess_env
 from yolive import heartbeat
+from yolive.clips.models import Clip
 from yolive.voting import tally
 from yolive.voting.conductor import LEASE_TTL_S, Conductor
 from yolive.voting.lease import Lease
-from yolive.clips.models import Clip
 from yolive.voting.models import Round
 
 pytestmark = pytest.mark.django_db(transaction=True)

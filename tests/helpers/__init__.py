@@ -1,0 +1,1 @@
+"""What the tests share, imported by name: conftest files hold fixtures only, test modules hold tests only."""
