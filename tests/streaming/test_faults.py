@@ -12,7 +12,7 @@ import m3u8
 import pytest
 
 from streaming.broadcaster import LIVE_WINDOW_SEGMENTS
-from tests.conftest import ROOT, subprocess_env
+from tests.helpers.processes import ROOT, subprocess_env
 from tests.streaming.conftest import FPS, SEGMENT, make_clip, start_broadcaster
 from tests.streaming.helpers import PlaylistReloads, check_playlist_rules, packets
 from yolive import heartbeat, metrics
