@@ -1,5 +1,6 @@
 """The strongest real-time test: a snapshot plus every event that followed equals a fresh snapshot."""
 
+import asyncio
 import copy
 from typing import Any
 
@@ -7,6 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from tests.voting.conftest import Viewer, close_round, open_round, submit, tick
+from yolive import events
 from yolive.voting.models import Round
 from yolive.voting.snapshot import ranked
 
@@ -103,3 +105,36 @@ async def test_it_holds_across_a_round_change(make_viewer):
 
     followed, _ = await replay_matches_fresh(alice, start, mark)
     assert {e["type"] for e in followed} >= {"round_closed", "clip", "round_opened"}
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_viewer_connecting_while_tallies_flow_reads_its_snapshot_first(make_viewer):
+    """Tallies reach sockets straight from the fan-out, beside Channels; none may overtake the snapshot."""
+    await make_viewer()  # keeps the fan-out listening while newcomers come and go
+    flowing = asyncio.Event()
+    stop = asyncio.Event()
+
+    async def publish_tallies() -> None:
+        seq = 0
+        while not stop.is_set():
+            seq += 1
+            await events.apublish(events.TALLIES, events.tally(1, seq, {"1": seq}))
+            flowing.set()
+            await asyncio.sleep(0.002)
+
+    publishing = asyncio.create_task(publish_tallies())
+    firsts = []
+    try:
+        await flowing.wait()
+        for _ in range(15):
+            newcomer = Viewer()
+            connected, _ = await newcomer.socket.connect(timeout=10)
+            assert connected
+            firsts.append((await newcomer.read())["type"])
+            second = await newcomer.read()  # what the fan-out held back comes after the snapshot
+            assert second["type"] == "tally"
+            await newcomer.close()
+    finally:
+        stop.set()
+        await publishing
+    assert firsts == ["snapshot"] * 15

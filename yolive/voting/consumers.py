@@ -68,6 +68,7 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> Frame:
 class LiveConsumer(AsyncWebsocketConsumer):
     groups: list[str] = []
     tally_busy = False  # set by the fan-out while a tally is being written to this socket
+    tally_missed = False  # a tally came while busy: the fan-out sends the newest next
     _counted = False  # in the open-sockets gauge
     viewer: Viewer
     ip: str
@@ -88,6 +89,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             metrics.OPEN_SOCKETS.labels("viewer").inc()
             self._counted = True
             await self.send_json(await build_snapshot(self.viewer))
+            fanout().release(self)
         except BaseException:
             fanout().leave(self)  # a socket that never opened must not keep receiving tallies
             raise

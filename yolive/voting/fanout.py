@@ -2,8 +2,11 @@
 
 A tally goes to every viewer a few times a second, so its per-socket cost is what limits a web process.
 Through the channel layer each socket would decode and re-encode the same message; here the process takes
-it from the layer once and writes the same text to each socket. A socket still busy with the previous
-tally skips one: tallies carry absolute counts, so the next one catches it up.
+it from the layer once and writes the same text to each socket. Tallies carry absolute counts, so a socket
+still busy with the previous one skips those that arrive meanwhile and is sent the newest when it is done.
+
+A socket joins held: the protocol promises the snapshot first, and these writes go beside the consumer's own.
+The consumer releases it once the snapshot is sent, and it is then sent the newest tally it was held from.
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ log = logging.getLogger(__name__)
 
 
 class Socket(Protocol):
-    tally_busy: bool
+    tally_busy: bool  # a write is under way (or the socket is held): tallies wait
+    tally_missed: bool  # a tally arrived while busy: send the newest when the write is done
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -37,14 +41,21 @@ class TallyFanout:
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
         self._sending: set[asyncio.Task[None]] = set()  # held so running sends are not garbage-collected
+        self._newest: str | None = None
 
     async def join(self, socket: Socket) -> None:
-        socket.tally_busy = False
+        """Listen for tallies, held until `release` (once the socket has been sent its snapshot)."""
+        socket.tally_busy, socket.tally_missed = True, False
         self.sockets.add(socket)
         if self._task is None:
             self._ready.clear()
             self._task = asyncio.create_task(self._run())
         await self._ready.wait()
+
+    def release(self, socket: Socket) -> None:
+        socket.tally_busy = False
+        if socket.tally_missed and socket in self.sockets and self._newest is not None:
+            self._start(socket, self._newest)
 
     def leave(self, socket: Socket) -> None:
         self.sockets.discard(socket)
@@ -68,28 +79,38 @@ class TallyFanout:
 
     def deliver(self, text: str) -> None:
         received = time.perf_counter()
+        self._newest = text
         sends = []
         for socket in list(self.sockets):
-            if not socket.tally_busy:
-                socket.tally_busy = True
-                task = asyncio.create_task(_send(socket, text))
-                self._sending.add(task)
-                task.add_done_callback(self._sending.discard)
-                sends.append(task)
+            if socket.tally_busy:
+                socket.tally_missed = True
+            else:
+                sends.append(self._start(socket, text))
         if sends:
             everyone = asyncio.gather(*sends, return_exceptions=True)
             everyone.add_done_callback(
                 lambda _: metrics.TALLY_FANOUT_SECONDS.observe(time.perf_counter() - received)
             )
 
+    def _start(self, socket: Socket, text: str) -> asyncio.Task[None]:
+        socket.tally_busy = True
+        task = asyncio.create_task(self._send(socket, text))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+        return task
 
-async def _send(socket: Socket, text: str) -> None:
-    try:
-        await socket.send(text_data=text)
-    except Exception:  # the socket closed under us; its disconnect removes it
-        log.debug("a tally did not reach a closing socket")
-    finally:
-        socket.tally_busy = False
+    async def _send(self, socket: Socket, text: str) -> None:
+        try:
+            while True:
+                socket.tally_missed = False
+                await socket.send(text_data=text)
+                if not socket.tally_missed or self._newest is None:
+                    return
+                text = self._newest  # tallies came while this one was written: the newest has them all
+        except Exception:  # the socket closed under us; its disconnect removes it
+            log.debug("a tally did not reach a closing socket")
+        finally:
+            socket.tally_busy = False
 
 
 _fanouts: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, TallyFanout] = weakref.WeakKeyDictionary()
