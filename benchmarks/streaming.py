@@ -113,8 +113,8 @@ class ClipMeter:
         self.clip_segment_bytes: list[int] = []  # what a live viewer downloads per segment of a clip
 
     def now(self) -> np.ndarray:
-        assert self.broadcaster is not None and self.broadcaster.encoder is not None
-        return np.array([time.process_time(), cpu_seconds(self.broadcaster.encoder.pid)])
+        assert self.broadcaster is not None and self.broadcaster.feed.encoder is not None
+        return np.array([time.process_time(), cpu_seconds(self.broadcaster.feed.encoder.pid)])
 
     def on_segment(self, segment: Segment) -> None:
         assert self.broadcaster is not None
@@ -202,7 +202,7 @@ def ready_to_listed(times: int) -> list[float]:
     meter = ClipMeter()
 
     def trials() -> None:
-        wait(lambda: meter.broadcaster is not None and meter.broadcaster.newest_segment_at > 0, 60)
+        wait(lambda: meter.broadcaster is not None and meter.broadcaster.publisher.newest_segment_at > 0, 60)
         for n in range(times):
             time.sleep(2 + random.uniform(0, settings.HLS_SEGMENT_SECONDS))  # filler airs meanwhile
             clip = new_clip(10_000 + n, Clip.Status.QUEUED)

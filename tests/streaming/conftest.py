@@ -16,7 +16,8 @@ from django.utils import timezone
 from streaming.broadcaster import Broadcaster
 from streaming.command import EncoderSpec
 from streaming.playlist import Segment
-from yolive.voting.models import Clip, Prompt, Round
+from yolive.clips.models import Clip
+from yolive.voting.models import Prompt, Round
 
 WIDTH, HEIGHT, FPS, SEGMENT = 512, 288, 24, 2
 SPEC = EncoderSpec(WIDTH, HEIGHT, FPS, SEGMENT)

@@ -11,12 +11,12 @@ from pathlib import Path
 import m3u8
 import pytest
 
-from streaming.broadcaster import LIVE_WINDOW_SEGMENTS
+from streaming.publisher import LIVE_WINDOW_SEGMENTS
 from tests.helpers.processes import ROOT, subprocess_env
 from tests.streaming.conftest import FPS, SEGMENT, make_clip, start_broadcaster
 from tests.streaming.helpers import PlaylistReloads, check_playlist_rules, packets
 from yolive import heartbeat, metrics
-from yolive.voting.models import Clip
+from yolive.clips.models import Clip
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 CLIP_SECONDS = 10
@@ -29,7 +29,7 @@ def test_killing_ffmpeg_mid_clip_restarts_it_and_the_same_playlist_goes_on(tmp_p
     try:
         on_air.wait_for(lambda: len(on_air.segments) >= 2, 30, "two segments")
         reloads.start()
-        first_ffmpeg = on_air.broadcaster.encoder
+        first_ffmpeg = on_air.broadcaster.feed.encoder
         assert first_ffmpeg is not None
         restarts_before = metrics.REGISTRY.get_sample_value("yolive_ffmpeg_restarts_total")
         os.kill(first_ffmpeg.pid, signal.SIGKILL)
@@ -40,7 +40,7 @@ def test_killing_ffmpeg_mid_clip_restarts_it_and_the_same_playlist_goes_on(tmp_p
         reloads.stop()
         on_air.finish()
 
-    assert on_air.broadcaster.restarts == 1
+    assert on_air.broadcaster.feed.restarts == 1
     assert metrics.REGISTRY.get_sample_value("yolive_ffmpeg_restarts_total") == restarts_before + 1
     assert first_ffmpeg.process.poll() is not None
     segments = [s for s in on_air.segments if s.duration == SEGMENT]
@@ -67,14 +67,14 @@ def test_a_hung_ffmpeg_is_killed_and_replaced(tmp_path):
     on_air = start_broadcaster(tmp_path, clip_seconds=CLIP_SECONDS)
     try:
         on_air.wait_for(lambda: len(on_air.segments) >= 2, 30, "two segments")
-        hung = on_air.broadcaster.encoder
+        hung = on_air.broadcaster.feed.encoder
         assert hung is not None
         os.kill(hung.pid, signal.SIGSTOP)  # alive, but it reads no frame and writes no segment
         stalled_after = len(on_air.segments)
         on_air.wait_for(lambda: len(on_air.segments) >= stalled_after + 2, 60, "segments after the stall")
     finally:
         on_air.finish()
-    assert on_air.broadcaster.restarts == 1
+    assert on_air.broadcaster.feed.restarts == 1
     assert hung.process.poll() is not None  # killed and reaped, not left stopped
     assert [s.discontinuity for s in on_air.segments].count(True) == 1
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from streaming.broadcaster import LIVE_WINDOW_SEGMENTS
+from streaming.publisher import LIVE_WINDOW_SEGMENTS
 from tests.streaming.conftest import (
     FPS,
     SEGMENT,
@@ -35,7 +35,8 @@ from tests.streaming.helpers import (
     stream_parameters,
 )
 from yolive import metrics
-from yolive.voting.models import Clip, Prompt, Round
+from yolive.clips.models import Clip
+from yolive.voting.models import Prompt, Round
 
 # The database is set up for the module's one broadcast; tests read what the fixture saved of it.
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -66,7 +67,7 @@ def airtime_metrics() -> dict[str, float]:
 
 def kept_late_segments(on_air: OnAir, base: str) -> dict[str, int]:
     """Segments that left the playlist within the last 10 s must still be served (RFC 8216 6.2.2)."""
-    listed = {s.uri for s in on_air.broadcaster.window.segments}
+    listed = {s.uri for s in on_air.broadcaster.publisher.window.segments}
     recent = [s.uri for s in on_air.segments[-(LIVE_WINDOW_SEGMENTS + 5) :] if s.uri not in listed]
     return {uri: http_get(f"{base}/hls/{uri}")[0] for uri in recent}
 
@@ -233,7 +234,9 @@ def test_viewers_hear_of_a_clip_when_it_reaches_them_and_its_status_follows(scen
         }
         first = on_air.clip_segments(clip.id)[0]
         # A player holds three target durations behind the edge: the clip is not on screen before then.
-        assert heard_at - on_air.listed_at[first.sequence] >= on_air.broadcaster.viewer_delay_s - 0.5
+        assert (
+            heard_at - on_air.listed_at[first.sequence] >= on_air.broadcaster.publisher.viewer_delay_s - 0.5
+        )
         statuses = [e["status"] for _, e in tap.of("clip", clip.id)]
         assert statuses == ["on_air", "aired"]
         assert all(e["prompt"] == clip.prompt.text for _, e in tap.of("clip", clip.id))

@@ -1,10 +1,8 @@
 import numpy as np
 import pytest
 
-from streaming import airing, picture
-from streaming.broadcaster import AiringClip, Broadcaster
-from tests.streaming.conftest import HEIGHT, SPEC, WIDTH, moving_gradient
-from yolive.voting.models import Clip
+from streaming import picture
+from tests.streaming.conftest import HEIGHT, WIDTH, moving_gradient
 
 
 def test_a_caption_changes_only_the_band_at_the_bottom():
@@ -64,15 +62,3 @@ def test_frames_of_the_wrong_shape_are_refused_with_a_clear_error(tmp_path, arra
 def test_a_missing_frame_file_is_a_clear_error(tmp_path):
     with pytest.raises(picture.BadClipFrames, match="cannot read"):
         picture.load_clip_frames(tmp_path / "gone.npy", WIDTH, HEIGHT)
-
-
-def test_the_slate_is_drawn_again_over_a_clip_that_just_ended(tmp_path):
-    broadcaster = Broadcaster(spec=SPEC, hls_dir=tmp_path / "hls", work_dir=tmp_path / "work", clip_seconds=4)
-    before = broadcaster.filler_picture(None).copy()
-    bright = np.full((3, HEIGHT, WIDTH, 3), 240, dtype=np.uint8)
-    info = airing.ReadyClip(1, 1, "a fox", "unused.npy")
-    broadcaster.current = AiringClip(info, bright, None, broadcaster.clip_slots)
-    broadcaster.end_current(Clip.Status.AIRED)  # the same slate text as before, a new background
-    after = broadcaster.filler_picture(None)
-    assert (after != before).any()
-    assert after[5, 5].tolist() == [80, 80, 80]  # the clip's last frame, dimmed to a third
