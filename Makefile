@@ -28,7 +28,9 @@ lint: setup
 	.venv/bin/ruff format --check .
 	.venv/bin/mypy .
 
-test: setup redis lint
+# The suite runs on a Redis database of its own (tests/settings.py), never REDIS_URL's: it empties it.
+test: setup lint
+	@scripts/ensure_redis.sh "$${YOLIVE_TEST_REDIS_URL:-redis://127.0.0.1:6379/$${YOLIVE_TEST_REDIS_DB:-15}}"
 	.venv/bin/pytest
 
 # The default model from nothing (about 4 hours on 2 CPU cores; minutes on a GPU): each stage resumes from
