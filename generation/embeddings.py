@@ -1,7 +1,7 @@
-"""Prompt embeddings, encoded once per distinct normalised prompt (an LRU) and once for the negative prompt.
+"""Prompt embeddings, encoded once per distinct prompt (an LRU) and once for the negative prompt.
 
-The key and the text encoded are both the normalised prompt (NFKC, lower case, single spaces), so a hit gives
-exactly what a miss would have.
+The key is the text encoded: the viewer's words as stored (already in their shown form: composed characters,
+single spaces), so a hit gives exactly what a miss would have.
 
 Crowd prompts repeat (house prompts, re-submitted favourites, the fallback prompt), and the text encoder of
 the real model (T5-XXL) is the heaviest thing after the transformer, so a hit saves real time on a GPU.
@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-
-from yolive.moderation.policy.text import normalize
 
 
 @dataclass(frozen=True)
@@ -50,14 +48,14 @@ class PromptEmbeddingCache:
         return len(self._entries)
 
     def get(self, prompt: str) -> PromptEmbedding:
-        key = normalize(prompt)
+        key = prompt
         found = self._entries.get(key)
         if found is not None:
             self._entries.move_to_end(key)
             self.stats.hits += 1
             return found
         self.stats.misses += 1
-        encoded = self._encode(key)  # the model always sees the normalised text, hit or miss
+        encoded = self._encode(key)
         if self.capacity:
             self._entries[key] = encoded
             while len(self._entries) > self.capacity:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -94,17 +95,18 @@ def test_a_step_cache_that_would_hook_nothing_is_refused(make_renderer, monkeypa
     assert not transformer.is_cache_enabled
 
 
-def test_the_text_encoder_runs_once_per_normalised_prompt(make_renderer):
+def test_the_text_encoder_runs_once_per_prompt_and_reads_the_viewers_own_words(make_renderer):
     pipe = make_renderer().pipe
     encodes = count_calls([pipe.text_encoder])
     cache = PromptEmbeddingCache(pipe, capacity=2, max_sequence_length=16)
-
-    first = cache.get("A Red  Fox")
-    again = cache.get("a red fox")
-    assert encodes[0] == 1 and again is first
-    cache.get("a whale")
-    cache.get("a moon")  # evicts the least recently used: the fox
-    cache.get("a red fox")
+    with mock.patch.object(pipe, "encode_prompt", autospec=True, side_effect=pipe.encode_prompt) as encode:
+        first = cache.get("A Red Fox")
+        again = cache.get("A Red Fox")
+        assert encodes[0] == 1 and again is first
+        assert encode.call_args.kwargs["prompt"] == "A Red Fox"  # as written, not the gate's lower case
+        cache.get("a red fox")  # another text, which the encoder reads differently
+        cache.get("a whale")  # evicts the least recently used: "A Red Fox"
+        cache.get("A Red Fox")
     assert encodes[0] == 4
     assert cache.stats.hits == 1 and cache.stats.misses == 4
 

@@ -3,7 +3,7 @@
 import pytest
 
 from yolive.moderation.models import BlockedTerm, CategoryLevel
-from yolive.moderation.policy import gate
+from yolive.moderation.policy import gate, text
 from yolive.moderation.policy.harm import Category
 from yolive.moderation.policy.levels import forget_cached_levels
 from yolive.moderation.policy.terms import forget_cached_terms
@@ -167,3 +167,14 @@ def test_an_empty_prompt_is_rejected():
 
 def test_normalize_keeps_the_text_but_drops_invisible_and_control_characters():
     assert gate.normalize("  \uff28\uff45\uff4c\uff4c\uff4f\u200b\x07  World\n") == "hello world"
+
+
+def test_the_shown_form_keeps_the_viewers_words_and_drops_what_cannot_be_seen():
+    assert text.shown("  A Red\u00a0Fox\u200b at\n\x07dawn ") == "A Red Fox at dawn"
+    assert text.shown("Caf\u0065\u0301") == "Caf\u00e9"  # composed, so it is shown and counted as one letter
+
+
+def test_an_invisible_character_inside_a_word_does_not_split_it_for_the_gate():
+    disguised = text.shown("k\u200bill all j\u200bews")
+    assert disguised == "kill all jews"
+    assert gate.judge(disguised).decision == gate.judge("kill all jews").decision == "reject"

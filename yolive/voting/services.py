@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ipaddress
 import logging
-import unicodedata
 from typing import Any
 
 from django.conf import settings
@@ -18,6 +17,7 @@ from django.urls import reverse
 from yolive import events
 from yolive.clips.models import Clip
 from yolive.moderation.policy import gate
+from yolive.moderation.policy import text as text_forms
 from yolive.voting import tally
 from yolive.voting.errors import VotingError
 from yolive.voting.models import Prompt, Viewer
@@ -27,16 +27,9 @@ log = logging.getLogger(__name__)
 _STATUS = {"allow": Prompt.Status.APPROVED, "hold": Prompt.Status.HELD, "reject": Prompt.Status.REJECTED}
 
 
-def clean_text(text: str) -> str:
-    """The prompt as shown: composed characters, no control characters, single spaces."""
-    text = unicodedata.normalize("NFC", text)
-    text = "".join(" " if unicodedata.category(ch)[0] in "CZ" else ch for ch in text)
-    return " ".join(text.split())
-
-
 def check_text(text: str) -> str:
     """The cleaned prompt, or the VotingError a viewer gets for an empty or overlong one."""
-    shown = clean_text(text)
+    shown = text_forms.shown(text)
     if not shown:
         raise VotingError("empty", "Write a prompt first.")
     if len(shown) > settings.PROMPT_MAX_CHARS:

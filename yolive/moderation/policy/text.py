@@ -1,8 +1,12 @@
-"""Text forms the gate compares: the stored normal form, and the wider "how it reads" forms for matching.
+"""The one normaliser of prompt text, in three forms, each built on the one before:
 
-`normalize` is what the database keeps (NFKC, lower case, no invisible or control characters). The
-matching forms also undo the usual evasions, because a filter that only sees the literal text is beaten by
-`f.u.c.k`, `fu\u0441k` (a Cyrillic "es") or `sh1t`.
+- `shown`: what the viewer wrote, as stored, shown to everyone and fed to the model (composed characters,
+  no invisible or control characters, single spaces);
+- `normalize`: what the gate compares and the database indexes (the shown form in NFKC, lower case);
+- `reading_forms`: what it reads as once the usual evasions are undone, because a filter that only sees the
+  literal text is beaten by `f.u.c.k`, `fu\u0441k` (a Cyrillic "es") or `sh1t`.
+
+Invisible characters are removed, never turned into spaces: `f\u200buck` must read as one word.
 """
 
 from __future__ import annotations
@@ -14,7 +18,6 @@ _INVISIBLE = re.compile(
     r"[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e"
     r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]"
 )
-_SPACES = re.compile(r"\s+")
 
 # Letters from other scripts that look like Latin ones (NFKC leaves them alone).
 _CONFUSABLES = str.maketrans(
@@ -37,12 +40,16 @@ _SPACED_OUT = re.compile(r"\b(?:[a-z](?:[\s.\-_*,]+|$)){3,}")
 _REPEATS = re.compile(r"(.)\1{2,}")  # "fuuuuck" -> "fuck"; two letters stay ("good", "balloon")
 
 
+def shown(text: str) -> str:
+    """NFC, no zero-width or control characters (line breaks and other spaces become one space)."""
+    text = _INVISIBLE.sub("", unicodedata.normalize("NFC", text))
+    text = "".join(ch for ch in text if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    return " ".join(text.split())
+
+
 def normalize(text: str) -> str:
-    """NFKC, lower case, no zero-width or control characters, single spaces."""
-    text = unicodedata.normalize("NFKC", text)
-    text = _INVISIBLE.sub("", text)
-    text = "".join(ch for ch in text if unicodedata.category(ch)[0] != "C" or ch in "\t\n ")
-    return _SPACES.sub(" ", text).strip().lower()
+    """The shown form in NFKC (full-width and styled letters become plain ones), lower case."""
+    return " ".join(unicodedata.normalize("NFKC", shown(text)).split()).lower()
 
 
 def _strip_marks(text: str) -> str:
