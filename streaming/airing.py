@@ -106,14 +106,6 @@ def slate_text(upcoming: Upcoming | None) -> tuple[str, str, float | None]:
     return f"Up next: round {upcoming.round_number}", f"{prompt} (queued)", None
 
 
-# Temporary names for the broadcaster's calls, until it calls the clip lifecycle itself.
-mark_on_air = lifecycle.put_on_air
-mark_finished = lifecycle.finish_airing
-mark_failed = lifecycle.fail_to_air
-mark_archived = lifecycle.record_archive
-drop_spent_frames = frames.drop_spent
-
-
 class Announcer(threading.Thread):
     """Runs each action at its due time (monotonic clock), in order; a failing action is logged."""
 

@@ -27,6 +27,7 @@ from streaming.playlist import Segment
 from streaming.publisher import Publisher
 from streaming.schedule import Schedule, Slot
 from yolive import logs
+from yolive.clips import lifecycle
 from yolive.clips.models import Clip
 
 log = logging.getLogger(__name__)
@@ -139,6 +140,8 @@ class Broadcaster:
         for clip_id in self.schedule.on_air:
             # Viewers saw part of it: on air becomes aired, after every cue still due (a clip that never
             # reached them stays ready and airs after a restart).
-            self.announcer.at(math.inf, functools.partial(airing.mark_finished, clip_id, Clip.Status.AIRED))
+            self.announcer.at(
+                math.inf, functools.partial(lifecycle.finish_airing, clip_id, Clip.Status.AIRED)
+            )
         self.announcer.drain()
         log.info("broadcaster stopped at segment %d", self.publisher.window.next_sequence)

@@ -18,6 +18,7 @@ from streaming import airing, archive
 from streaming.feed import Feed
 from streaming.publisher import Publisher
 from yolive import heartbeat
+from yolive.clips import frames, lifecycle
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,6 @@ class Keeper(threading.Thread):
         """Archives past their retention, and raw frames of clips that aired a while ago."""
         if self.retention_hours:
             for clip_id in archive.sweep(self.hls_dir, self.retention_hours):
-                self.announcer.at(0, functools.partial(airing.mark_archived, clip_id, ""))
+                self.announcer.at(0, functools.partial(lifecycle.record_archive, clip_id, ""))
         cutoff = datetime.now(UTC) - timedelta(seconds=FRAMES_KEEP_S)
-        self.announcer.at(0, functools.partial(airing.drop_spent_frames, cutoff))
+        self.announcer.at(0, functools.partial(frames.drop_spent, cutoff))

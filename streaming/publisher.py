@@ -20,6 +20,7 @@ from streaming.playlist import LIVE_PLAYLIST, LiveWindow, Segment, render_live_p
 from streaming.playlist import write_atomically as write_playlist
 from streaming.schedule import Slot
 from yolive import metrics
+from yolive.clips import lifecycle
 
 log = logging.getLogger(__name__)
 
@@ -130,4 +131,4 @@ class Publisher:
             except OSError:
                 log.exception("cannot archive clip %s", clip_id)
                 return
-            self.announcer.at(0, functools.partial(airing.mark_archived, clip_id, path))
+            self.announcer.at(0, functools.partial(lifecycle.record_archive, clip_id, path))

@@ -20,6 +20,7 @@ import numpy as np
 from streaming import airing, picture
 from streaming.command import EncoderSpec
 from streaming.filler import Slate
+from yolive.clips import lifecycle
 from yolive.clips.models import Clip
 
 log = logging.getLogger(__name__)
@@ -92,7 +93,7 @@ class Schedule:
         started = self._start_next(snapshot)
         if started is not None:
             self._next_index = 1
-            return Slot(started, 0, cues=[*cues, functools.partial(airing.mark_on_air, started.info.id)])
+            return Slot(started, 0, cues=[*cues, functools.partial(lifecycle.put_on_air, started.info.id)])
         return Slot(None, filler=self.slate.frame(snapshot.upcoming), cues=cues)
 
     def _end_current(self, status: str) -> None:
@@ -100,7 +101,7 @@ class Schedule:
         self.slate.over(
             picture.clip_frame(self._current.frames, self.clip_slots * self.spec.frames_per_segment)
         )
-        self._finish_cues.append(functools.partial(airing.mark_finished, self._current.info.id, status))
+        self._finish_cues.append(functools.partial(lifecycle.finish_airing, self._current.info.id, status))
         self._current.skipped = status == Clip.Status.SKIPPED
         self._current = None
 
@@ -115,7 +116,7 @@ class Schedule:
                 frames = picture.load_clip_frames(info.frames_path, self.spec.width, self.spec.height)
             except picture.BadClipFrames as exc:
                 log.error("clip %s cannot air: %s", info.id, exc)
-                self.announcer.at(0, functools.partial(airing.mark_failed, info.id, str(exc)))
+                self.announcer.at(0, functools.partial(lifecycle.fail_to_air, info.id, str(exc)))
                 continue
             text = info.prompt if self.show_captions else ""
             caption = picture.caption(text, self.spec.width, self.spec.height) if text else None

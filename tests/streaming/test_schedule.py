@@ -7,6 +7,7 @@ import numpy as np
 from streaming import airing
 from streaming.schedule import Schedule, Slot
 from tests.streaming.conftest import HEIGHT, SPEC, WIDTH, moving_gradient
+from yolive.clips import lifecycle
 
 CLIP_SLOTS = 2
 
@@ -35,9 +36,9 @@ def test_ready_clips_air_whole_in_round_order_each_once_then_filler(tmp_path):
     snapshot = airing.Snapshot(ready=[first, second])  # still listed as ready: the database is slow
     slots = [schedule.next_slot(snapshot) for _ in range(6)]
     assert [aired(s) for s in slots] == [(1, 0), (1, 1), (2, 0), (2, 1), (None, 0), (None, 0)]
-    assert cues(slots[0]) == [(airing.mark_on_air, 1)]
-    assert cues(slots[2]) == [(airing.mark_finished, 1, "aired"), (airing.mark_on_air, 2)]
-    assert cues(slots[4]) == [(airing.mark_finished, 2, "aired")]
+    assert cues(slots[0]) == [(lifecycle.put_on_air, 1)]
+    assert cues(slots[2]) == [(lifecycle.finish_airing, 1, "aired"), (lifecycle.put_on_air, 2)]
+    assert cues(slots[4]) == [(lifecycle.finish_airing, 2, "aired")]
     assert cues(slots[5]) == []
     assert schedule.on_air == frozenset()
 
@@ -49,7 +50,7 @@ def test_a_moderators_skip_cuts_the_clip_on_air_at_the_next_slot(tmp_path):
     assert schedule.on_air == frozenset({1})
     after = schedule.next_slot(airing.Snapshot(ready=[clip], skip_requested=frozenset({1})))
     assert aired(after) == (None, 0)
-    assert cues(after) == [(airing.mark_finished, 1, "skipped")]
+    assert cues(after) == [(lifecycle.finish_airing, 1, "skipped")]
     assert opening.clip is not None and opening.clip.skipped  # so the archive does not keep it
     assert schedule.on_air == frozenset()
 
