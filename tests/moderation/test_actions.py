@@ -6,14 +6,22 @@ import pytest
 from channels.layers import get_channel_layer
 
 from yolive import events
+from yolive.clips.models import Clip
 from yolive.moderation.desk import actions
 from yolive.moderation.models import AuditLog
 from yolive.moderation.policy import bans, gate, lockdown
 from yolive.moderation.signals import prompt_approved
 from yolive.voting import tally
-from yolive.voting.models import Clip, Prompt, Round, Viewer
+from yolive.voting.models import Prompt, Round, Viewer
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def at_close(prompt: Prompt) -> gate.Verdict:
+    """The gate's re-check of a winner, given what the conductor passes it of the prompt."""
+    return gate.judge_winner(
+        prompt.text, prompt_id=prompt.pk, author_id=prompt.author_id, house=prompt.source == "house"
+    )
 
 
 class Listener:
@@ -101,19 +109,19 @@ def test_every_action_is_in_the_audit_log_with_its_moderator(held_prompt, modera
 
 
 def test_a_timeout_restricts_a_viewer_until_it_ends_or_is_lifted(viewer, moderator):
-    assert bans.active_restriction(viewer) is None
+    assert bans.active_restriction(viewer.pk, viewer.last_ip) is None
     restriction = actions.restrict_viewer(viewer.key, moderator, "spamming", 600)
-    found = bans.active_restriction(viewer)
+    found = bans.active_restriction(viewer.pk, viewer.last_ip)
     assert found is not None and found.reason == "spamming" and found.until is not None
     assert "timed out" in bans.restriction_message(found)
     actions.lift_restriction(restriction.pk, moderator)
-    assert bans.active_restriction(viewer) is None
+    assert bans.active_restriction(viewer.pk, viewer.last_ip) is None
 
 
 def test_a_ban_has_no_end_and_wins_over_a_timeout(viewer, moderator):
     actions.restrict_viewer(viewer.key, moderator, "short", 60)
     actions.restrict_viewer(viewer.key, moderator, "hate speech", None)
-    found = bans.active_restriction(viewer)
+    found = bans.active_restriction(viewer.pk, viewer.last_ip)
     assert found.until is None and found.reason == "hate speech"
 
 
@@ -133,20 +141,20 @@ def test_lockdown_lets_only_approved_or_house_prompts_win(held_prompt, moderator
     )
     actions.approve_prompt(held_prompt.pk, moderator)
     held_prompt.refresh_from_db()
-    assert gate.judge_winner(plain).allowed
+    assert at_close(plain).allowed
     actions.set_lockdown(True, moderator)
     assert lockdown.is_on()
-    assert gate.judge_winner(plain).decision == "hold"
-    assert gate.judge_winner(house).allowed
-    assert gate.judge_winner(held_prompt).allowed
+    assert at_close(plain).decision == "hold"
+    assert at_close(house).allowed
+    assert at_close(held_prompt).allowed
     actions.set_lockdown(False, moderator)
-    assert gate.judge_winner(plain).allowed
+    assert at_close(plain).allowed
 
 
 def test_a_winner_whose_author_was_banned_meanwhile_does_not_air(viewer, moderator):
     prompt = Prompt.objects.create(text="a kite", normalized_text="a kite", status="approved", author=viewer)
     actions.restrict_viewer(viewer.key, moderator, "raid", None)
-    assert gate.judge_winner(prompt).decision == "reject"
+    assert at_close(prompt).decision == "reject"
 
 
 def test_skip_flags_the_clip_on_air_before_the_one_rendering(moderator, open_round):

@@ -73,8 +73,8 @@ def test_with_addresses_off_a_ban_follows_the_key_only(moderator):
     with override_settings(MODERATION_BAN_ADDRESS=False):
         restriction = actions.restrict_viewer(banned.key, moderator, "spam", 600)
         assert restriction.address == ""
-        assert bans.active_restriction(neighbour) is None
-    assert bans.active_restriction(banned) is not None
+        assert bans.active_restriction(neighbour.pk, neighbour.last_ip) is None
+    assert bans.active_restriction(banned.pk, banned.last_ip) is not None
 
 
 def test_a_timeout_covers_the_address_only_while_it_lasts(moderator):
@@ -85,7 +85,7 @@ def test_a_timeout_covers_the_address_only_while_it_lasts(moderator):
     timed_out = Viewer.objects.create(last_ip="203.0.113.9")
     neighbour = Viewer.objects.create(last_ip="203.0.113.9")
     restriction = actions.restrict_viewer(timed_out.key, moderator, "spam", 60)
-    assert bans.active_restriction(neighbour) == restriction
+    assert bans.active_restriction(neighbour.pk, neighbour.last_ip) == restriction
     restriction.until = timezone.now() - timedelta(seconds=1)
     restriction.save()
-    assert bans.active_restriction(neighbour) is None
+    assert bans.active_restriction(neighbour.pk, neighbour.last_ip) is None

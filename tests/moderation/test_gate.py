@@ -7,8 +7,16 @@ from yolive.moderation.policy import gate, text
 from yolive.moderation.policy.harm import Category
 from yolive.moderation.policy.levels import forget_cached_levels
 from yolive.moderation.policy.terms import forget_cached_terms
+from yolive.voting.models import Prompt
 
 pytestmark = pytest.mark.django_db
+
+
+def at_close(prompt: Prompt) -> gate.Verdict:
+    """The gate's re-check of a winner, given what the conductor passes it of the prompt."""
+    return gate.judge_winner(
+        prompt.text, prompt_id=prompt.pk, author_id=prompt.author_id, house=prompt.source == "house"
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -135,23 +143,19 @@ def test_blocked_terms_match_whole_words_only():
 
 
 def test_a_term_added_in_the_admin_applies_to_the_next_winner_check_at_once():
-    from yolive.voting.models import Prompt
-
     prompt = Prompt.objects.create(text="a purple gizmo", normalized_text="a purple gizmo", status="approved")
-    assert gate.judge_winner(prompt).allowed
+    assert at_close(prompt).allowed
     BlockedTerm.objects.create(term="Gizmo", action="reject")  # stored normalized
-    assert gate.judge_winner(prompt).decision == "reject"
+    assert at_close(prompt).decision == "reject"
 
 
 def test_a_level_raised_meanwhile_applies_to_the_winner_check_at_once():
-    from yolive.voting.models import Prompt
-
     text = "a knight with a sword"
     prompt = Prompt.objects.create(text=text, normalized_text=text, status="approved")
     gate.judge("warm the cache")
-    assert gate.judge_winner(prompt).allowed
+    assert at_close(prompt).allowed
     CategoryLevel.objects.create(category="violence", level=4)
-    assert gate.judge_winner(prompt).decision == "hold"
+    assert at_close(prompt).decision == "hold"
 
 
 def test_multiword_terms_match_across_any_spacing():

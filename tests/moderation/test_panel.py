@@ -8,9 +8,10 @@ from django.test import Client
 
 from yolive import events
 from yolive.asgi import application
-from yolive.moderation.desk.actions import held_event
 from yolive.moderation.desk.consumers import FORBIDDEN_CLOSE_CODE
+from yolive.voting import services
 from yolive.voting.models import Prompt
+from yolive.voting.services import held_event
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
@@ -115,6 +116,21 @@ async def test_a_held_prompt_reaches_a_moderator_socket_live(moderator, held_pro
     assert frame["type"] == "held"
     assert frame["prompt"]["text"] == held_prompt.text
     assert frame["prompt"]["author"]["key"] == held_prompt.author.key
+    await communicator.disconnect()
+
+
+async def test_a_submission_the_gate_holds_reaches_a_moderator_socket_live(moderator, viewer, open_round):
+    from asgiref.sync import sync_to_async
+
+    communicator = await _staff_socket(moderator)
+    connected, _ = await communicator.connect()
+    assert connected
+    await asyncio.sleep(0.2)
+    submitted = await sync_to_async(services.submit_prompt)(viewer, "sexy girl in bikini")
+    assert submitted["status"] == "held"
+    frame = await communicator.receive_json_from(timeout=5)
+    assert frame["type"] == "held"
+    assert (frame["prompt"]["id"], frame["prompt"]["author"]["key"]) == (submitted["id"], viewer.key)
     await communicator.disconnect()
 
 

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils import timezone
 
 from yolive.moderation.policy.harm.categories import CATEGORIES
+from yolive.moderation.policy.text import normalize
 
 
 class BlockedTerm(models.Model):
@@ -32,8 +33,6 @@ class BlockedTerm(models.Model):
         return self.term
 
     def save(self, *args: object, **kwargs: object) -> None:
-        from yolive.moderation.policy.text import normalize
-
         self.term = normalize(self.term)
         super().save(*args, **kwargs)
 

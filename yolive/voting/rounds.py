@@ -144,7 +144,12 @@ def choose_winner(rnd: Round, result: tally.Result) -> Choice:
         prompt = prompts.get(pid)
         if prompt is None or prompt.status != Prompt.Status.APPROVED:
             continue
-        verdict = gate.judge_winner(prompt)
+        verdict = gate.judge_winner(
+            prompt.text,
+            prompt_id=prompt.pk,
+            author_id=prompt.author_id,
+            house=prompt.source == Prompt.Source.HOUSE,
+        )
         if verdict.allowed:
             choice.prompt = prompt
             return choice
@@ -168,7 +173,7 @@ def house_prompt(rnd: Round) -> tuple[Prompt | None, int | None]:
             source=Prompt.Source.HOUSE,
             status=Prompt.Status.APPROVED,
         )
-        verdict = gate.judge_winner(prompt)
+        verdict = gate.judge_winner(text, prompt_id=None, author_id=None, house=True)
         if verdict.allowed:
             return prompt, house_id
         log.warning("house prompt %s failed the gate: %s", house_id, verdict.reason)

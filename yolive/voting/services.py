@@ -13,10 +13,11 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from yolive import events
 from yolive.clips.models import Clip
-from yolive.moderation.policy import gate
+from yolive.moderation.policy import bans, gate
 from yolive.moderation.policy import text as text_forms
 from yolive.voting import tally
 from yolive.voting.errors import VotingError
@@ -81,15 +82,11 @@ def identify(session: Any, user: Any, ip: str | None) -> tuple[Viewer, VotingErr
 
 def restriction_for(viewer: Viewer) -> VotingError | None:
     """The `banned` error for a timed-out or banned viewer, else None. The one place bans reach voting."""
-    from yolive.moderation.policy import bans
-
-    restriction = bans.active_restriction(viewer)
+    restriction = bans.active_restriction(viewer.pk, viewer.last_ip)
     if restriction is None:
         return None
     retry_after = None
     if restriction.until is not None:
-        from django.utils import timezone
-
         retry_after = max(1, int((restriction.until - timezone.now()).total_seconds()))
     return VotingError("banned", bans.restriction_message(restriction), retry_after)
 
@@ -122,7 +119,7 @@ def submit_prompt(viewer: Viewer, text: str) -> dict[str, Any]:
         if status == Prompt.Status.APPROVED:
             make_candidate(prompt)
         elif status == Prompt.Status.HELD:
-            _announce_held(prompt)
+            events.publish_on_commit(events.MODERATORS, held_event(prompt))
     return prompt_view(prompt)
 
 
@@ -132,10 +129,21 @@ def _already_candidate(round_id: int, normalized: str) -> bool:
     ).exists()
 
 
-def _announce_held(prompt: Prompt) -> None:
-    from yolive.moderation.actions import announce_held
-
-    announce_held(prompt)
+def held_event(prompt: Prompt) -> dict[str, Any]:
+    """A held prompt as every moderator's panel shows it, with what holds it at today's levels."""
+    author = prompt.author
+    return {
+        "type": "held",
+        "prompt": {
+            "id": prompt.pk,
+            "text": prompt.text,
+            "reason": prompt.moderation_reason,
+            "findings": gate.explain(prompt.text),
+            "round_id": prompt.round_id,
+            "created_at": prompt.created_at.isoformat() if prompt.created_at else None,
+            "author": {"key": author.key, "name": str(author)} if author else None,
+        },
+    }
 
 
 def make_candidate(prompt: Prompt, announce: bool = True) -> bool:

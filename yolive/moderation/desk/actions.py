@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from yolive import events
+from yolive.clips.models import Clip
 from yolive.moderation.desk import audit
 from yolive.moderation.models import BlockedTerm, CategoryLevel, PromptReview, Restriction
 from yolive.moderation.policy import bans, lockdown
@@ -21,7 +22,7 @@ from yolive.moderation.policy.levels import forget_cached_levels
 from yolive.moderation.policy.terms import forget_cached_terms
 from yolive.moderation.policy.text import normalize
 from yolive.moderation.signals import prompt_approved
-from yolive.voting.models import Clip, Prompt, Round, Viewer
+from yolive.voting.models import Prompt, Round, Viewer
 
 log = logging.getLogger(__name__)
 
@@ -30,29 +31,6 @@ REJECTED_BY_MODERATOR = "rejected by a moderator"
 
 class ActionError(Exception):
     """The action cannot be done (already decided, nothing to skip, bad input); the message says why."""
-
-
-def held_event(prompt: Prompt) -> dict[str, Any]:
-    from yolive.moderation.policy.gate import explain
-
-    author = prompt.author
-    return {
-        "type": "held",
-        "prompt": {
-            "id": prompt.pk,
-            "text": prompt.text,
-            "reason": prompt.moderation_reason,
-            "findings": explain(prompt.text),  # which category and which words hold it, at today's levels
-            "round_id": prompt.round_id,
-            "created_at": prompt.created_at.isoformat() if prompt.created_at else None,
-            "author": {"key": author.key, "name": str(author)} if author else None,
-        },
-    }
-
-
-def announce_held(prompt: Prompt) -> None:
-    """Put a just-held prompt on every moderator's panel (call it where the prompt is saved as held)."""
-    events.publish_on_commit(events.MODERATORS, held_event(prompt))
 
 
 def _status_event(prompt: Prompt) -> dict[str, Any]:
@@ -143,7 +121,7 @@ def restrict_viewer(viewer_key: str, moderator: Any, reason: str, duration_s: in
         raise ActionError("no viewer with that key")
     with transaction.atomic():
         try:
-            restriction = bans.restrict(viewer, reason, duration_s, by=moderator)
+            restriction = bans.restrict(viewer.pk, viewer.last_ip, reason, duration_s, by=moderator)
         except ValueError as exc:
             raise ActionError(str(exc)) from None
         action = "ban" if duration_s is None else "timeout"

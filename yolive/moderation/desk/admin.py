@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from yolive.clips.models import Clip
 from yolive.moderation.models import AuditLog, BlockedTerm, Lockdown, PromptReview, Restriction
-from yolive.voting.models import Clip, Prompt, Round
+from yolive.voting.models import Prompt, Round
 
 
 @admin.register(BlockedTerm)

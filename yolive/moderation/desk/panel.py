@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from yolive.moderation.desk.actions import SKIPPABLE, held_event
+from yolive.clips.models import Clip
+from yolive.moderation.desk.actions import SKIPPABLE
 from yolive.moderation.models import AuditLog, BlockedTerm
 from yolive.moderation.policy import bans, lockdown
 from yolive.moderation.policy.harm.categories import CATEGORIES, DEFAULT_LEVELS, DESCRIPTIONS, LEVEL_NAMES
 from yolive.moderation.policy.levels import current_levels
-from yolive.voting.models import Clip, Prompt, Round
+from yolive.voting.models import Prompt, Round
+from yolive.voting.services import held_event
 
 ROUNDS_SHOWN = 20
 AUDIT_SHOWN = 50

@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import ipaddress
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from yolive.moderation.models import Restriction
-
-if TYPE_CHECKING:
-    from yolive.voting.models import Viewer
 
 # Twitch caps a timeout at two weeks; longer than that is a ban.
 MAX_TIMEOUT_S = 14 * 24 * 3600
@@ -40,20 +36,16 @@ def address_block(ip: str | None) -> str:
     return str(address)
 
 
-def active_restriction(viewer: Viewer) -> Restriction | None:
-    """The restriction in force for this viewer or its network (a ban before any timeout), or None.
+def active_restriction(viewer_id: int, ip: str | None = None) -> Restriction | None:
+    """The restriction in force for this viewer, or for the network `ip` is in (a ban before any timeout).
 
-    The result has `.reason` and `.until` (None for a ban); the voting side answers a submit or vote with
-    `error` code `banned` and `restriction_message(...)`.
+    Without `ip` only the viewer's key counts. The result has `.reason` and `.until` (None for a ban); the
+    voting side answers a submit or vote with `error` code `banned` and `restriction_message(...)`.
     """
-    block = address_block(viewer.last_ip) if settings.MODERATION_BAN_ADDRESS else ""
-    whose = Q(viewer_id=viewer.pk) | Q(address=block) if block else Q(viewer_id=viewer.pk)
-    return in_force().filter(whose).order_by(_LATEST_END_FIRST).first()
-
-
-def active_restriction_id(viewer_id: int) -> Restriction | None:
+    block = address_block(ip) if settings.MODERATION_BAN_ADDRESS else ""
+    whose = Q(viewer_id=viewer_id) | Q(address=block) if block else Q(viewer_id=viewer_id)
     # One query: a ban (no end) sorts first, then the timeout that ends last.
-    return in_force().filter(viewer_id=viewer_id).order_by(_LATEST_END_FIRST).first()
+    return in_force().filter(whose).order_by(_LATEST_END_FIRST).first()
 
 
 _LATEST_END_FIRST = F("until").desc(nulls_first=True)
@@ -80,8 +72,10 @@ def _duration(seconds: int) -> str:
     return f"{seconds} s"
 
 
-def restrict(viewer: Viewer, reason: str, duration_s: int | None, by: object = None) -> Restriction:
-    """A timeout of `duration_s` seconds, or a ban when it is None."""
+def restrict(
+    viewer_id: int, ip: str | None, reason: str, duration_s: int | None, by: object = None
+) -> Restriction:
+    """A timeout of `duration_s` seconds, or a ban when it is None, of a viewer and the network of `ip`."""
     reason = reason.strip()
     if not reason:
         raise ValueError("a reason is required")
@@ -92,7 +86,7 @@ def restrict(viewer: Viewer, reason: str, duration_s: int | None, by: object = N
         if not 1 <= duration_s <= MAX_TIMEOUT_S:
             raise ValueError(f"a timeout lasts 1 s to {MAX_TIMEOUT_S} s (two weeks); leave it empty to ban")
         until = timezone.now() + timedelta(seconds=duration_s)
-    address = address_block(viewer.last_ip) if settings.MODERATION_BAN_ADDRESS else ""
+    address = address_block(ip) if settings.MODERATION_BAN_ADDRESS else ""
     return Restriction.objects.create(
-        viewer=viewer, address=address, reason=reason, until=until, created_by=by
+        viewer_id=viewer_id, address=address, reason=reason, until=until, created_by=by
     )

@@ -9,18 +9,17 @@ for winners also with what moderators decided since: a rejection, a ban of the a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from django.conf import settings
 
+from yolive.moderation.models import PromptReview
+from yolive.moderation.policy import bans, lockdown
 from yolive.moderation.policy.classifier import profanity_score
 from yolive.moderation.policy.harm import Category, Finding, assess, decide
 from yolive.moderation.policy.levels import current_levels
 from yolive.moderation.policy.terms import TermHit, TermMatcher, current_matcher
 from yolive.moderation.policy.text import normalize, reading_forms
-
-if TYPE_CHECKING:
-    from yolive.voting.models import Prompt
 
 __all__ = ["Decision", "Verdict", "judge", "judge_winner", "normalize"]
 
@@ -114,26 +113,24 @@ def judge(text: str) -> Verdict:
     return judge_text(text, current_matcher(), current_levels())
 
 
-def judge_winner(prompt: Prompt) -> Verdict:
+def judge_winner(text: str, *, prompt_id: int | None, author_id: int | None, house: bool) -> Verdict:
     """Re-check a round's winner at close, with everything learned since it was submitted.
 
-    A held verdict here means "do not air it": the caller treats anything but allow as a loss and falls
-    back (to the runner-up or a house prompt, which passes through this same check).
+    `prompt_id` finds a moderator's review of it (None for a house prompt not yet saved), `author_id` a
+    restriction of its author. A held verdict here means "do not air it": the caller treats anything but
+    allow as a loss and falls back (to the runner-up or a house prompt, which passes through this same check).
     """
-    from yolive.moderation.models import PromptReview
-    from yolive.moderation.policy import bans, lockdown
-
-    review = PromptReview.objects.filter(prompt_id=prompt.pk).first()
+    review = PromptReview.objects.filter(prompt_id=prompt_id).first() if prompt_id is not None else None
     if review and review.decision == PromptReview.Decision.REJECTED:
-        return Verdict("reject", review.reason or "rejected by a moderator", normalize(prompt.text))
-    if prompt.author_id is not None and bans.active_restriction_id(prompt.author_id) is not None:
-        return Verdict("reject", "its author is restricted", normalize(prompt.text))
-    verdict = judge_text(prompt.text, current_matcher(fresh=True), current_levels(fresh=True))
+        return Verdict("reject", review.reason or "rejected by a moderator", normalize(text))
+    if author_id is not None and bans.active_restriction(author_id) is not None:
+        return Verdict("reject", "its author is restricted", normalize(text))
+    verdict = judge_text(text, current_matcher(fresh=True), current_levels(fresh=True))
     approved = review is not None and review.decision == PromptReview.Decision.APPROVED
     if verdict.decision == "hold" and approved:
         # A moderator has read it; blocked terms added later and refusals still stop it above.
         verdict = Verdict("allow", "", verdict.normalized)
-    if verdict.allowed and lockdown.is_on() and not approved and prompt.source != "house":
+    if verdict.allowed and lockdown.is_on() and not approved and not house:
         return Verdict("hold", LOCKDOWN_REASON, verdict.normalized)
     return verdict
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from yolive.moderation.models import CategoryLevel
 from yolive.moderation.policy.harm.categories import CATEGORIES, DEFAULT_LEVELS, Category
 from yolive.moderation.policy.terms import TERMS_TTL_S
 
@@ -15,8 +16,6 @@ def current_levels(fresh: bool = False) -> dict[Category, int]:
     global _cache
     now = time.monotonic()
     if fresh or _cache is None or now - _cache[0] > TERMS_TTL_S:
-        from yolive.moderation.models import CategoryLevel
-
         levels = dict(DEFAULT_LEVELS)
         for category, level in CategoryLevel.objects.values_list("category", "level"):
             if category in CATEGORIES:

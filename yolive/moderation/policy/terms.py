@@ -10,6 +10,8 @@ import re
 import time
 from dataclasses import dataclass
 
+from yolive.moderation.models import BlockedTerm
+
 # Terms edited in the admin reach every process (web, conductor) within this many seconds; the winner
 # re-check at close always reads them fresh.
 TERMS_TTL_S = 5.0
@@ -58,8 +60,6 @@ def current_matcher(fresh: bool = False) -> TermMatcher:
     global _cache
     now = time.monotonic()
     if fresh or _cache is None or now - _cache[0] > TERMS_TTL_S:
-        from yolive.moderation.models import BlockedTerm
-
         rows = list(BlockedTerm.objects.filter(active=True).values_list("term", "action"))
         _cache = (now, build_matcher(rows))
     return _cache[1]
