@@ -151,12 +151,3 @@ def apply_text_kv_cache(transformer: Any) -> TextKVStore:
     for index, block in enumerate(transformer.transformer_blocks):
         block.attn2.set_processor(TextKVAttnProcessor(store, index))
     return store
-
-
-def remove_text_kv_cache(transformer: Any) -> None:
-    HookRegistry.check_if_exists_or_initialize(transformer).remove_hook(_TRANSFORMER_HOOK, recurse=False)
-    HookRegistry.check_if_exists_or_initialize(transformer.caption_projection).remove_hook(
-        _CAPTION_HOOK, recurse=False
-    )
-    for block in transformer.transformer_blocks:
-        block.attn2.set_processor(LTXVideoAttnProcessor())

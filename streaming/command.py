@@ -34,10 +34,6 @@ class EncoderSpec:
     def frames_per_segment(self) -> int:
         return self.fps * self.segment_seconds
 
-    @property
-    def frame_bytes(self) -> int:
-        return self.width * self.height * 3
-
 
 def encoder_options(spec: EncoderSpec) -> dict[str, object]:
     """Codec options: a keyframe exactly on every segment boundary, no B-frames, constant size and rate."""
