@@ -27,6 +27,7 @@ lint: setup
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 	.venv/bin/mypy .
+	.venv/bin/lint-imports
 
 # The suite runs on a Redis database of its own (tests/settings.py), never REDIS_URL's: it empties it.
 test: setup lint
