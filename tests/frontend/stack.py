@@ -7,7 +7,6 @@ of the suite never touches it, and its database and HLS files never mix with any
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import os
 import shutil
@@ -27,23 +26,6 @@ ROUND_SECONDS = 12  # long enough to submit, approve and vote inside one round; 
 HEALTHY_WITHIN_S = 180  # the worker imports torch and builds the tiny model; the broadcaster starts ffmpeg
 
 
-def has_module(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:
-        return False
-
-
-def missing_parts() -> list[str]:
-    """The parts of the channel not built yet (their tests skip until they land)."""
-    wanted = {
-        "the render task (generation.tasks)": "generation.tasks",
-        "the broadcaster (manage.py broadcast)": "streaming.management.commands.broadcast",
-        "the conductor (manage.py conduct)": "yolive.voting.management.commands.conduct",
-    }
-    return [label for label, module in wanted.items() if not has_module(module)]
-
-
 @dataclass
 class Stack:
     workdir: Path
@@ -51,6 +33,9 @@ class Stack:
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     preset: str = "tiny"
     parts: tuple[str, ...] = ("web", "conductor", "worker", "broadcaster")
+    redis: PrivateRedis | None = None  # one another stack shares; else the stack starts its own
+    name: str = "browser"  # in its CHANNEL_PREFIX, beside its port
+    round_seconds: int = ROUND_SECONDS
 
     @property
     def url(self) -> str:
@@ -59,14 +44,16 @@ class Stack:
     def start(self) -> None:
         shutil.rmtree(self.workdir, ignore_errors=True)
         self.workdir.mkdir(parents=True)
-        self.redis = PrivateRedis(self.workdir)
-        self.redis.start()
+        self._own_redis = self.redis is None
+        if self.redis is None:
+            self.redis = PrivateRedis(self.workdir)
+            self.redis.start()
         self.env = own_channel_env(
             self.workdir,
             self.redis.url,
-            "browser",
+            self.name,
             self.port,
-            ROUND_SECONDS=str(ROUND_SECONDS),
+            ROUND_SECONDS=str(self.round_seconds),
             MODEL_PRESET=self.preset,
             # Every browser here is 127.0.0.1: one test's timeout of its viewer would, by address, silence
             # every other test's viewers. Address bans are tested through the socket (tests/moderation).
@@ -81,10 +68,10 @@ class Stack:
         self._spawn("web", [*web, "--port", str(self.port), "--ws", "websockets", "--no-access-log"])
         if "conductor" in self.parts:
             self._spawn("conductor", [PY, "manage.py", "conduct"])
-        if "worker" in self.parts and has_module("generation.tasks"):
+        if "worker" in self.parts:
             worker = [str(bin_dir / "celery"), "-A", "yolive", "worker", "--queues", "gpu,default"]
             self._spawn("worker", [*worker, "--concurrency", "1", "--pool", "prefork", "--loglevel", "INFO"])
-        if "broadcaster" in self.parts and has_module("streaming.management.commands.broadcast"):
+        if "broadcaster" in self.parts:
             self._spawn("broadcaster", [PY, "manage.py", "broadcast"])
 
     def _manage(self, *args: str) -> None:
@@ -157,4 +144,5 @@ class Stack:
                 # Celery's pool children share the session: make sure none outlives the test.
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(process.pid, signal.SIGKILL)
-        self.redis.stop()
+        if self._own_redis and self.redis is not None:
+            self.redis.stop()

@@ -1,0 +1,109 @@
+"""Two channels on one Redis, told apart only by CHANNEL_PREFIX, side by side for several rounds.
+
+Their databases are separate, so their first prompt, round and clip all have the same ids: any key, lease,
+heartbeat or broker queue they shared would mix their votes, stall one conductor or send one's render to the
+other's worker. Each runs as real processes (web, conductor, worker) on the same redis-server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import websockets
+
+from tests.frontend.stack import Stack
+from tests.helpers.processes import PrivateRedis
+
+pytestmark = pytest.mark.slow
+
+ROUNDS = 3  # round_closed events each channel must see
+ROUND_SECONDS = 4
+PROMPTS = {"east": "a red kite over the hills", "west": "a blue whale in the sea"}
+
+
+@pytest.fixture(scope="module")
+def channels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Stack]]:
+    redis = PrivateRedis(tmp_path_factory.mktemp("shared-redis"))
+    redis.start()
+    running = {
+        name: Stack(
+            Path(tmp_path_factory.mktemp(name)),
+            parts=("web", "conductor", "worker"),
+            redis=redis,
+            name=name,
+            round_seconds=ROUND_SECONDS,
+        )
+        for name in PROMPTS
+    }
+    try:
+        for stack in running.values():
+            stack.start()
+        for stack in running.values():
+            stack.wait_healthy(need_all=False)
+        yield running
+    finally:
+        for stack in running.values():
+            stack.stop()
+        redis.stop()
+
+
+async def follow(stack: Stack, text: str) -> dict[str, list[dict]]:
+    """Submit `text`, vote for it, and read the channel until ROUNDS rounds closed and its clip is ready."""
+    url = stack.url.replace("http", "ws") + "/ws/live/"
+    seen: dict[str, list[dict]] = {"round_closed": [], "clip": [], "tally": []}
+    async with websockets.connect(url, origin=stack.url) as socket:
+
+        async def until(kind: str) -> dict:
+            while True:
+                frame = json.loads(await socket.recv())
+                assert frame["type"] != "error", frame
+                seen.setdefault(frame["type"], []).append(frame)
+                if frame["type"] == kind:
+                    return frame
+
+        async with asyncio.timeout(90):
+            await until("snapshot")
+            await until("round_opened")  # a whole round ahead, to submit and vote in
+            await socket.send(json.dumps({"type": "submit", "text": text}))
+            prompt = (await until("submitted"))["prompt"]
+            seen["mine"] = [prompt]
+            await socket.send(json.dumps({"type": "vote", "prompt_id": prompt["id"]}))
+            await until("voted")
+            while len(seen["round_closed"]) < ROUNDS or not any(
+                c["prompt"] == text and c["status"] == "ready" for c in seen["clip"]
+            ):
+                await until("round_closed" if len(seen["round_closed"]) < ROUNDS else "clip")
+    return seen
+
+
+def test_two_channels_on_one_redis_never_see_each_others_votes_leases_heartbeats_or_clips(channels):
+    async def both() -> list[dict[str, list[dict]]]:
+        return await asyncio.gather(*(follow(stack, PROMPTS[name]) for name, stack in channels.items()))
+
+    heard = dict(zip(channels, asyncio.run(both()), strict=True))
+
+    for name, seen in heard.items():
+        mine = seen["mine"][0]
+        won = [
+            event for event in seen["round_closed"] if event["winner"] and event["winner"]["id"] == mine["id"]
+        ]
+        # The round our prompt was in closed with our one vote for it, and nothing of the other channel's.
+        assert won and won[0]["winner"]["text"] == PROMPTS[name]
+        assert won[0]["counts"] == {str(mine["id"]): 1} and won[0]["total"] == 1
+        # Every round kept closing: each conductor held its own channel's lease.
+        assert len(seen["round_closed"]) >= ROUNDS
+        # Each channel's clips were rendered by its own worker, from its own prompts only.
+        other = next(text for other, text in PROMPTS.items() if other != name)
+        assert any(c["prompt"] == PROMPTS[name] and c["status"] == "ready" for c in seen["clip"])
+        assert all(c["prompt"] != other for c in seen["clip"])
+        assert all(set(t["counts"]) <= {str(mine["id"])} for t in seen["tally"])
+
+    for stack in channels.values():
+        _, health = stack.health()  # 503: no broadcaster runs here
+        # Each /healthz counts its own channel's processes, not the other's.
+        assert health["checks"]["conductor"]["instances"] == 1
+        assert health["checks"]["worker"]["instances"] == 1
