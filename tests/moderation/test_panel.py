@@ -9,7 +9,7 @@ from django.test import Client
 from yolive import events
 from yolive.asgi import application
 from yolive.moderation.desk.consumers import FORBIDDEN_CLOSE_CODE
-from yolive.voting import services
+from yolive.voting import rounds, services
 from yolive.voting.models import Prompt
 from yolive.voting.services import held_event
 
@@ -131,6 +131,27 @@ async def test_a_submission_the_gate_holds_reaches_a_moderator_socket_live(moder
     frame = await communicator.receive_json_from(timeout=5)
     assert frame["type"] == "held"
     assert (frame["prompt"]["id"], frame["prompt"]["author"]["key"]) == (submitted["id"], viewer.key)
+    await communicator.disconnect()
+
+
+async def test_a_moderator_socket_hears_each_round_and_clip_event_once(moderator):
+    from asgiref.sync import sync_to_async
+
+    communicator = await _staff_socket(moderator)
+    connected, _ = await communicator.connect()
+    assert connected
+    await asyncio.sleep(0.2)
+
+    def play_a_round() -> None:
+        rnd = rounds.open_round(30)
+        assert rnd is not None
+        rounds.close_round(rnd)  # no votes: a house prompt wins and its clip is queued
+
+    await sync_to_async(play_a_round)()
+    heard = []
+    while not await communicator.receive_nothing(timeout=1):
+        heard.append((await communicator.receive_json_from())["type"])
+    assert sorted(heard) == ["clip", "round_closed", "round_opened"]
     await communicator.disconnect()
 
 

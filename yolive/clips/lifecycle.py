@@ -33,13 +33,12 @@ def event(clip: Clip) -> events.Event:
     return events.clip(clip.id, clip.round.number, clip.status, clip.prompt.text, clip.progress)
 
 
-def announce(clip: Clip, *groups: str) -> None:
-    """Tell viewers (or `groups`) the clip's status as `clip` has it."""
-    for group in groups or (events.VIEWERS,):
-        try:
-            events.publish(group, event(clip))
-        except Exception:
-            log.exception("could not publish clip %s", clip.id)
+def announce(clip: Clip) -> None:
+    """Tell viewers (and so moderators) the clip's status as `clip` has it."""
+    try:
+        events.publish(events.VIEWERS, event(clip))
+    except Exception:
+        log.exception("could not publish clip %s", clip.id)
 
 
 def _move(clip_id: int, leaving: Iterable[str], **fields: Any) -> Clip | None:

@@ -201,11 +201,10 @@ def _announce_close(
     )
     if clip is not None:
         _send_render(clip.pk)
-    _tell(events.VIEWERS, closed)
-    _tell(events.MODERATORS, closed)
+    _tell(events.VIEWERS, closed)  # moderators' sockets hear it there too
     if clip is None:
         return
-    lifecycle.announce(clip, events.VIEWERS, events.MODERATORS)
+    lifecycle.announce(clip)
     log.info("closed %s: %r wins, %s votes in all", rnd, winner, total)
 
 

@@ -16,9 +16,9 @@ def is_moderator(user: Any) -> bool:
     return bool(user is not None and user.is_authenticated and user.is_active and user.is_staff)
 
 
-# Moderators also hear the viewers' broadcast (clip progress, now_playing come from the worker and the
-# broadcaster, which publish to viewers); the panel's handlers are idempotent, so an event published to
-# both groups does no harm.
+# Moderators hear the viewers' broadcast (rounds, candidates, clips, now_playing) as well as their own news
+# (held prompts, decisions, audit), so an event goes to one of the two groups, never to both: a socket in
+# both would hear it twice.
 MOD_GROUPS = (events.MODERATORS, events.VIEWERS)
 
 
