@@ -40,14 +40,14 @@ def unbind() -> None:
 
 
 def _ids_in_arguments(args: Any) -> dict[str, int]:
-    from yolive.clips.models import Clip
-    from yolive.voting.models import Round
-
+    # Models are told by their label, not imported: logging is set up with the settings, before any app
+    # loads, and every layer logs through here.
     found: dict[str, int] = {}
     for arg in args if isinstance(args, tuple) else ():
-        if isinstance(arg, Round):
+        label = getattr(getattr(arg, "_meta", None), "label", "")
+        if label == "voting.Round":
             found["round_id"] = arg.pk
-        elif isinstance(arg, Clip):
+        elif label == "clips.Clip":
             found["clip_id"] = arg.pk
             found.setdefault("round_id", arg.round_id)
     return found
