@@ -143,8 +143,8 @@ class Renderer:
         """The previous clip's frames (at the stream's `fps`) that give `lead` frames to condition on."""
         return math.ceil((lead - 1) * fps / self.render_fps(fps)) + 1
 
-    def _lead_frames(self, condition: np.ndarray, fps: int, lead: int) -> np.ndarray:
-        # The last `lead` frames at the rendered rate, the newest one exactly the previous clip's last frame.
+    def lead_frames(self, condition: np.ndarray, fps: int, lead: int) -> np.ndarray:
+        """The last `lead` frames of `condition` at the rendered rate, the newest the previous clip's last."""
         step = fps / self.render_fps(fps)
         picks = [len(condition) - 1 - round(i * step) for i in reversed(range(lead))]
         if picks[0] < 0:
@@ -201,7 +201,7 @@ class Renderer:
             lead = request.condition_lead or len(request.condition)
             if (lead - 1) % self.temporal_ratio:
                 raise ValueError(f"conditioning needs {self.temporal_ratio}k+1 frames, got {lead}")
-            condition = self._lead_frames(request.condition, request.fps, lead)
+            condition = self.lead_frames(request.condition, request.fps, lead)
 
         # 1. Prompt embeddings (the text encoder runs only on a miss).
         hits_before = self.embeddings.stats.hits

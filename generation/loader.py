@@ -55,6 +55,13 @@ def get_renderer() -> Renderer:
         return _renderer
 
 
+def use_renderer(renderer: Renderer) -> None:
+    """Render with `renderer` in this process instead of one built from the settings (tests inject theirs)."""
+    global _renderer
+    with _lock:
+        _renderer = renderer
+
+
 def drop_renderer() -> None:
     """Forget the model (tests; out-of-memory give-up in a process that cannot restart)."""
     global _renderer

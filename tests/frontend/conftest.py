@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.frontend.stack import MODERATOR, Stack, missing_parts
+from tests.frontend.stack import MODERATOR, Stack
+from tests.helpers.browser import DESKTOP
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -20,7 +21,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-DESKTOP = {"width": 1280, "height": 800}
 
 
 @pytest.fixture(scope="session")
@@ -28,33 +28,18 @@ def stack() -> Iterator[Stack]:
     running = Stack(settings.VAR_DIR / "browser-stack")  # var/test-N/, as tests/settings.py chose
     try:
         running.start()
-        running.wait_healthy(need_all=not missing_parts())
+        running.wait_healthy(need_all=True)
         yield running
     finally:
         running.stop()
-
-
-@pytest.fixture
-def full_stack(stack: Stack) -> Stack:
-    """The stack with every part: clips are rendered, aired and archived."""
-    missing = missing_parts()
-    if missing:
-        pytest.skip("the channel is not complete yet: missing " + ", ".join(missing))
-    return stack
-
-
-@pytest.fixture
-def broadcasting(stack: Stack) -> Stack:
-    """The stack with its broadcaster (the stream exists, filler included, even before any clip)."""
-    if "broadcaster" not in stack.processes:
-        pytest.skip("the broadcaster (manage.py broadcast) is not built yet")
-    return stack
 
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
+    # A browser suite that cannot run fails here, by name, rather than skipping out of sight.
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is not installed: run `make test`, which installs it"
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield chromium

@@ -5,57 +5,25 @@ from __future__ import annotations
 import itertools
 import re
 import time
-import uuid
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
+
+from tests.helpers.browser import (
+    CLIP_WAIT_MS,
+    EVENT_WAIT_MS,
+    candidate,
+    submit,
+    submit_held,
+    submit_seen_by,
+    tag,
+    wait_for_time_to_act,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PHONE = {"width": 390, "height": 844}
-EVENT_WAIT_MS = 8_000  # an event crosses Redis and two sockets in well under this, even on a busy machine
 PLAY_SECONDS = 20  # how long the live video must keep advancing
-CLIP_WAIT_MS = 150_000  # a round closes, the tiny model renders on a shared CPU, then 10 s on air
-
-
-def tag() -> str:
-    return uuid.uuid4().hex[:6]
-
-
-def wait_for_time_to_act(page: Page, seconds: float = 7) -> None:
-    """Wait for an open round with at least `seconds` left, so an action lands in the round we watch."""
-    page.wait_for_function(
-        """(ms) => {
-          const s = window.yolive.state;
-          if (!s.round || s.round.state !== "open") return false;
-          return Date.parse(s.round.ends_at) - (Date.now() + s.clockOffsetMs) > ms;
-        }""",
-        arg=seconds * 1000,
-        timeout=40_000,
-    )
-
-
-def submit(page: Page, text: str) -> None:
-    page.fill("#prompt-text", text)
-    page.click("#prompt-submit")
-
-
-def candidate(page: Page, text: str):  # type: ignore[no-untyped-def]
-    return page.locator("#candidates li.candidate", has_text=text)
-
-
-def submit_seen_by(author: Page, other: Page, text: str) -> None:
-    """Submit from one browser and wait until another lists the prompt as a candidate."""
-    submit(author, text)
-    expect(candidate(other, text)).to_be_visible(timeout=EVENT_WAIT_MS)
-
-
-def submit_held(author: Page, moderator_page: Page, text: str):  # type: ignore[no-untyped-def]
-    """Submit a prompt the gate holds and wait for its card on the moderator's panel; returns the card."""
-    submit(author, text)
-    card = moderator_page.locator("#held .held-card", has_text=text)
-    expect(card).to_be_visible(timeout=EVENT_WAIT_MS)
-    return card
 
 
 def test_a_prompt_submitted_in_one_browser_appears_in_anothers_list(new_viewer):
@@ -163,7 +131,7 @@ def test_the_page_fits_a_phone_screen(stack, new_viewer, shots):
     expect(page.locator("#stand-in")).to_be_visible()  # the tiny preset says so
 
 
-def test_the_live_video_plays_muted_and_keeps_advancing_without_a_stall(broadcasting, new_viewer, shots):
+def test_the_live_video_plays_muted_and_keeps_advancing_without_a_stall(new_viewer, shots):
     page = new_viewer()
     video = page.locator("#video")
     assert video.evaluate("v => v.muted") is True
@@ -180,7 +148,7 @@ def test_the_live_video_plays_muted_and_keeps_advancing_without_a_stall(broadcas
     assert fatal == []
 
 
-def test_clips_go_from_rendering_to_on_air_to_replay(full_stack, new_viewer, shots):
+def test_clips_go_from_rendering_to_on_air_to_replay(new_viewer, shots):
     page = new_viewer()
     # The first rounds close on their own (a house prompt wins when nobody writes), so clips keep coming.
     expect(page.locator("#next")).to_be_visible(timeout=CLIP_WAIT_MS)  # the next clip, with its progress

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import Page, expect
 
-from tests.frontend.test_browser import CLIP_WAIT_MS, candidate, submit, tag, wait_for_time_to_act
+from tests.helpers.browser import CLIP_WAIT_MS, candidate, submit, tag, wait_for_time_to_act
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -18,7 +18,7 @@ def playing(page: Page, at_least_s: float = 0.5) -> None:
     page.wait_for_function(f"document.getElementById('video').currentTime > {at_least_s}", timeout=60_000)
 
 
-def test_the_player_has_full_screen_picture_in_picture_where_offered_and_go_to_live(broadcasting, new_viewer):
+def test_the_player_has_full_screen_picture_in_picture_where_offered_and_go_to_live(new_viewer):
     page = new_viewer()
     playing(page)
     # The stream has no sound track, so nothing offers to unmute it.
@@ -48,7 +48,7 @@ def test_the_player_has_full_screen_picture_in_picture_where_offered_and_go_to_l
     page.wait_for_function("!document.getElementById('video').paused")
 
 
-def test_a_recent_clip_links_to_its_page_with_the_replay_share_tags_and_poster(full_stack, new_viewer):
+def test_a_recent_clip_links_to_its_page_with_the_replay_share_tags_and_poster(stack, new_viewer):
     page = new_viewer()
     expect(page.locator("#recent a").first).to_be_visible(timeout=CLIP_WAIT_MS)
     # Text and address read together: a clip that airs meanwhile redraws the list with a new first item.
@@ -60,7 +60,7 @@ def test_a_recent_clip_links_to_its_page_with_the_replay_share_tags_and_poster(f
     playing(page, 1)  # the replay plays from the archive
 
     poster_url = page.locator('meta[property="og:image"]').get_attribute("content")
-    assert poster_url and poster_url.startswith(full_stack.url)
+    assert poster_url and poster_url.startswith(stack.url)
     poster = page.request.get(poster_url)
     assert poster.ok and poster.headers["content-type"] == "image/jpeg"
     with Image.open(io.BytesIO(poster.body())) as image:
@@ -71,14 +71,14 @@ def test_a_recent_clip_links_to_its_page_with_the_replay_share_tags_and_poster(f
     page.click("#share")
     expect(page.locator("#share-feedback")).not_to_be_empty()
 
-    clip_path = page.url.removeprefix(full_stack.url)
+    clip_path = page.url.removeprefix(stack.url)
     page.goto("/clips/")
     thumbnail = page.locator(f'#archive a[href="{clip_path}"] img')
     expect(thumbnail).to_be_visible()
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=thumbnail.element_handle())
 
 
-def test_an_author_whose_prompt_aired_is_told_with_a_link_to_its_page(full_stack, new_viewer):
+def test_an_author_whose_prompt_aired_is_told_with_a_link_to_its_page(new_viewer):
     author = new_viewer()
     wait_for_time_to_act(author)
     text = f"a paper boat sails past a sleeping whale {tag()}"

@@ -10,9 +10,9 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from generation.world.vocabulary import find_words
-from tests.frontend.conftest import DESKTOP
 from tests.frontend.stack import Stack
-from tests.generation.test_world import PROMPTS
+from tests.helpers.browser import DESKTOP
+from tests.helpers.generation import WORLD_PROMPTS
 
 pytestmark = [pytest.mark.browser]
 
@@ -66,11 +66,11 @@ def test_the_vocabulary_is_one_click_away_and_a_click_writes_the_word(world_page
 def test_the_page_finds_the_same_words_as_the_model(world_page):
     page_found = world_page.evaluate(
         "(ps) => { const v = window.yoliveVocabulary; return ps.map((p) => v.findWords(v.tables, p)); }",
-        PROMPTS,
+        WORLD_PROMPTS,
     )
     model_found = [
         [{"kind": m.kind, "name": m.name, "start": m.start, "end": m.end} for m in find_words(p)]
-        for p in PROMPTS
+        for p in WORLD_PROMPTS
     ]
     assert page_found == model_found
 

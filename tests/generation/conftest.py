@@ -1,32 +1,17 @@
-"""Actors of the generation tests: the tiny pipeline at test sizes, clips in the database."""
+"""Fixtures of the generation tests: the tiny pipeline at test sizes, one torch thread, no old frames."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import pytest
 import torch
-from django.utils import timezone
 
 from generation import loader
-from generation.engine import CacheSettings, Renderer, RenderRequest
+from generation.engine import CacheSettings, Renderer
 from generation.presets import get_preset
-from yolive.clips.models import Clip
-from yolive.voting.models import Prompt, Round
-
-# Test sizes: a 2x2 latent grid and 17 rendered frames keep each render well under a second on 2 cores.
-SIZE, FPS, SECONDS = 64, 8, 2
-FRAMES = FPS * SECONDS
-NO_CACHES = CacheSettings(embeddings=0, text_kv=False, step="none")
-
-
-def request(prompt: str = "a red fox runs through snow", seed: int = 7, **extra: Any) -> RenderRequest:
-    return RenderRequest(
-        prompt=prompt, seed=seed, width=SIZE, height=SIZE, fps=FPS, num_frames=FRAMES, **extra
-    )
+from tests.helpers.generation import NO_CACHES, SECONDS
 
 
 @pytest.fixture(autouse=True)
@@ -60,18 +45,6 @@ def worker_renderer(make_renderer, settings) -> Iterator[Renderer]:  # type: ign
     """The renderer `render_clip` uses in this process, with the default caches, at test sizes."""
     settings.CLIP_SECONDS = SECONDS
     renderer = make_renderer(CacheSettings())
-    loader._renderer = renderer
+    loader.use_renderer(renderer)
     yield renderer
     loader.drop_renderer()
-
-
-def make_clip(number: int, text: str = "a lighthouse in a storm", *, seed: int = 1, **fields: Any) -> Clip:
-    now = timezone.now()
-    round_ = Round.objects.create(
-        number=number, opens_at=now - timedelta(seconds=10), ends_at=now, state=Round.State.CLOSED
-    )
-    prompt = Prompt.objects.create(
-        text=text, normalized_text=text.lower(), round=round_, status=Prompt.Status.APPROVED
-    )
-    values = {"width": SIZE, "height": SIZE, "fps": FPS, **fields}
-    return Clip.objects.create(round=round_, prompt=prompt, seed=seed, preset="tiny", **values)

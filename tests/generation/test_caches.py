@@ -17,7 +17,7 @@ from generation.embeddings import PromptEmbeddingCache
 from generation.engine import CacheSettings, Renderer
 from generation.presets import get_preset
 from generation.step_cache import StepCacheError, enable_step_cache, hooked_modules
-from tests.generation.conftest import NO_CACHES, request
+from tests.helpers.generation import NO_CACHES, request
 from tests.helpers.processes import ROOT, subprocess_env
 
 

@@ -6,11 +6,10 @@ import dataclasses
 
 import numpy as np
 import pytest
-import torch
 
 from generation.engine import OOM_COUNTS, CacheSettings, OutOfMemoryGiveUp, rendered_frames, to_rate
 from generation.presets import get_preset
-from tests.generation.conftest import FRAMES, SIZE, request
+from tests.helpers.generation import FRAMES, SIZE, RunsOutOfMemory, request
 
 
 def test_a_clip_has_the_asked_frames_at_the_asked_size(make_renderer):
@@ -75,10 +74,10 @@ def test_a_condition_at_the_streams_rate_gives_its_last_frames_at_the_rendered_r
     renderer.preset = dataclasses.replace(renderer.preset, render_fps=8)
     stream = np.arange(25)[:, None, None, None].repeat(2, 1).repeat(2, 2).repeat(3, 3).astype(np.uint8)
     assert renderer.condition_frames(24, 9) == 25
-    picked = renderer._lead_frames(stream, 24, 9)
+    picked = renderer.lead_frames(stream, 24, 9)
     assert [int(f[0, 0, 0]) for f in picked] == list(range(0, 25, 3))
     with pytest.raises(ValueError, match="25 frames"):
-        renderer._lead_frames(stream[:20], 24, 9)
+        renderer.lead_frames(stream[:20], 24, 9)
 
 
 def test_a_stop_request_ends_the_render_within_one_step(make_renderer):
@@ -101,19 +100,6 @@ def test_progress_is_reported_after_every_step(make_renderer):
     make_renderer().render(request(), lambda done, total: seen.append((done, total)) or False)
     steps = get_preset("tiny").steps
     assert seen == [(n, steps) for n in range(1, steps + 1)]
-
-
-class RunsOutOfMemory:
-    """A forward pre-hook on the transformer: torch.OutOfMemoryError for its first `times` calls."""
-
-    def __init__(self, transformer: torch.nn.Module, times: int) -> None:
-        self.left = times
-        transformer.register_forward_pre_hook(self)
-
-    def __call__(self, *_: object) -> None:
-        if self.left:
-            self.left -= 1
-            raise torch.OutOfMemoryError("CUDA out of memory (raised by the test)")
 
 
 def test_out_of_memory_once_frees_the_caches_and_retries_at_full_quality(make_renderer):

@@ -13,7 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from generation.engine import CacheSettings, Renderer
 from generation.presets import assemble_pipeline, get_preset, ltx, tiny
-from tests.generation.conftest import FRAMES, SIZE, request
+from tests.helpers.generation import FRAMES, SIZE, request
 from tests.helpers.processes import ROOT, subprocess_env
 
 

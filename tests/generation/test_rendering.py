@@ -12,8 +12,7 @@ import pytest
 from django.conf import settings
 
 from generation import loader, rendering
-from tests.generation.conftest import FPS, FRAMES, SIZE, make_clip
-from tests.generation.test_engine import RunsOutOfMemory
+from tests.helpers.generation import FPS, FRAMES, SIZE, RunsOutOfMemory, make_clip
 from tests.helpers.processes import ROOT, subprocess_env
 from yolive import events
 from yolive.clips.frames import frames_path, store_frames
@@ -168,7 +167,7 @@ def test_out_of_memory_at_every_level_fails_the_clip_counts_it_and_drops_the_mod
     clip.refresh_from_db()
     assert clip.status == Clip.Status.FAILED and "out of memory" in clip.error
     assert get_redis().hget(f"{_prefix()}:generation:oom", "level3") == "1"
-    assert loader._renderer is None  # the next clip gets a fresh model
+    assert loader.get_renderer() is not worker_renderer  # the next clip gets a fresh model
 
 
 def test_out_of_memory_recovered_at_level_one_is_recorded_on_the_clip(worker_renderer):

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from django.conf import settings
 
-from tests.generation.conftest import make_clip
+from tests.helpers.generation import make_clip
 from tests.helpers.processes import ROOT, subprocess_env
 from yolive.celery import app
 from yolive.clips.frames import frames_path

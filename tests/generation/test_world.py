@@ -11,19 +11,9 @@ from generation.training.architecture import FPS, HEIGHT, VOCABULARY_FILE, WIDTH
 from generation.world.clips import Scene, draw, to_uint8
 from generation.world.judge import judge
 from generation.world.vocabulary import MOTIONS, SETTINGS, SUBJECTS, as_json, find_words, read_prompt
+from tests.helpers.generation import WORLD_PROMPTS
 
 ROOT = Path(__file__).resolve().parents[2]
-PROMPTS = [
-    "a red ball bouncing on the beach",
-    "a blue whale swimming in the deep sea at night",
-    "a rocket launching into space",
-    "A Kitten, jumping!! in the SNOW",
-    "the hot air balloon drifts to the left over the city while a puppy spins",
-    "deep sea",
-    "nothing the model knows about",
-    "cat " * 60 + "falling in the desert",  # past any 64-token cut: read in full
-    "",
-]
 
 
 def test_the_world_has_the_subjects_settings_and_motions_the_issue_asks_for():
@@ -58,7 +48,7 @@ def test_the_page_highlights_the_same_words_the_model_reads():
         import {{ phraseTables, findWords }} from "{ROOT}/frontend/static/frontend/vocabulary.js";
         const vocabulary = JSON.parse(await (await import("node:fs/promises")).readFile("{VOCABULARY_FILE}"));
         const tables = phraseTables(vocabulary);
-        console.log(JSON.stringify({json.dumps(PROMPTS)}.map((p) => findWords(tables, p))));
+        console.log(JSON.stringify({json.dumps(WORLD_PROMPTS)}.map((p) => findWords(tables, p))));
     """
     out = subprocess.run(
         ["node", "--input-type=module", "-e", script], capture_output=True, text=True, check=True
@@ -66,7 +56,7 @@ def test_the_page_highlights_the_same_words_the_model_reads():
     page = json.loads(out.stdout)
     model = [
         [{"kind": m.kind, "name": m.name, "start": m.start, "end": m.end} for m in find_words(p)]
-        for p in PROMPTS
+        for p in WORLD_PROMPTS
     ]
     assert page == model
     assert any(page)  # the prompts do contain known words
