@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from django.utils import timezone
 
-from tests.streaming.conftest import make_clip
+from tests.helpers.streaming import make_clip
 from yolive.clips import frames
 from yolive.clips.models import Clip
 

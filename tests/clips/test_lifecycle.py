@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from tests.streaming.conftest import make_clip
+from tests.helpers.streaming import make_clip
 from yolive import events
 from yolive.clips import lifecycle
 from yolive.clips.models import Clip

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.frontend.stack import MODERATOR, Stack
 from tests.helpers.browser import DESKTOP
+from tests.helpers.stack import MODERATOR, Stack
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

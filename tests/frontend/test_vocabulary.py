@@ -10,9 +10,9 @@ from django.conf import settings
 from playwright.sync_api import expect
 
 from generation.world.vocabulary import find_words
-from tests.frontend.stack import Stack
 from tests.helpers.browser import DESKTOP
 from tests.helpers.generation import WORLD_PROMPTS
+from tests.helpers.stack import Stack
 
 pytestmark = [pytest.mark.browser]
 

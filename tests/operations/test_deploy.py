@@ -18,7 +18,7 @@ import pytest
 import websockets
 
 from tests.helpers.processes import ROOT, free_port, require, subprocess_env
-from tests.operations.supervised import PY
+from tests.helpers.supervised import PY
 
 DEPLOY = ROOT / "deploy"
 APP_DIR = "/srv/yolive/app"  # where the units expect the checkout

@@ -13,8 +13,8 @@ import time
 
 import pytest
 
-from tests.operations.supervised import LiveClient, SupervisedChannel
-from tests.streaming.helpers import check_playlist_rules
+from tests.helpers.observers import check_playlist_rules
+from tests.helpers.supervised import LiveClient, SupervisedChannel
 from yolive.heartbeat import BEAT_TTL_S
 from yolive.metrics.shared import FLUSH_INTERVAL_S
 

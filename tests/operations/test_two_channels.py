@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import websockets
 
-from tests.frontend.stack import Stack
 from tests.helpers.processes import PrivateRedis
+from tests.helpers.stack import Stack
 
 pytestmark = pytest.mark.slow
 

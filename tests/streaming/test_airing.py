@@ -5,7 +5,7 @@ import time
 import pytest
 
 from streaming import airing
-from tests.streaming.conftest import make_clip
+from tests.helpers.streaming import make_clip
 from yolive.clips.models import Clip
 
 pytestmark = pytest.mark.django_db

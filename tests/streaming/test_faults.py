@@ -12,9 +12,9 @@ import m3u8
 import pytest
 
 from streaming.publisher import LIVE_WINDOW_SEGMENTS
+from tests.helpers.observers import PlaylistReloads, check_playlist_rules, packets
 from tests.helpers.processes import ROOT, subprocess_env
-from tests.streaming.conftest import FPS, SEGMENT, make_clip, start_broadcaster
-from tests.streaming.helpers import PlaylistReloads, check_playlist_rules, packets
+from tests.helpers.streaming import FPS, SEGMENT, make_clip, start_broadcaster
 from yolive import heartbeat, metrics
 from yolive.clips.models import Clip
 

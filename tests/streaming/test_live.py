@@ -15,16 +15,7 @@ import numpy as np
 import pytest
 
 from streaming.publisher import LIVE_WINDOW_SEGMENTS
-from tests.streaming.conftest import (
-    FPS,
-    SEGMENT,
-    OnAir,
-    http_get,
-    make_clip,
-    start_broadcaster,
-    write_frames,
-)
-from tests.streaming.helpers import (
+from tests.helpers.observers import (
     Decoded,
     EventTap,
     PlaylistReloads,
@@ -33,6 +24,15 @@ from tests.streaming.helpers import (
     packets,
     serving,
     stream_parameters,
+)
+from tests.helpers.streaming import (
+    FPS,
+    SEGMENT,
+    OnAir,
+    http_get,
+    make_clip,
+    start_broadcaster,
+    write_frames,
 )
 from yolive import metrics
 from yolive.clips.models import Clip

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from streaming import picture
-from tests.streaming.conftest import HEIGHT, WIDTH, moving_gradient
+from tests.helpers.streaming import HEIGHT, WIDTH, moving_gradient
 
 
 def test_a_caption_changes_only_the_band_at_the_bottom():

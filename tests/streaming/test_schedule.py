@@ -6,7 +6,7 @@ import numpy as np
 
 from streaming import airing
 from streaming.schedule import Schedule, Slot
-from tests.streaming.conftest import HEIGHT, SPEC, WIDTH, moving_gradient
+from tests.helpers.streaming import HEIGHT, SPEC, WIDTH, moving_gradient
 from yolive.clips import lifecycle
 
 CLIP_SLOTS = 2

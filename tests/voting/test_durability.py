@@ -6,7 +6,7 @@ import time
 import pytest
 from channels.db import database_sync_to_async
 
-from tests.voting.conftest import submit
+from tests.helpers.voting import submit
 from yolive.voting import tally
 from yolive.voting.conductor import Conductor
 from yolive.voting.models import Round

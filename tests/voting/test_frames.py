@@ -1,6 +1,6 @@
 import pytest
 
-from tests.voting.conftest import close_round, open_round, submit, tick
+from tests.helpers.voting import close_round, open_round, submit, tick
 from yolive.voting.consumers import MAX_FRAME_CHARS
 
 pytestmark = pytest.mark.django_db(transaction=True)

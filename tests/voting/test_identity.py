@@ -2,7 +2,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.contrib.sessions.backends.db import SessionStore
 
-from tests.voting.conftest import new_session
+from tests.helpers.voting import new_session
 from yolive.voting.models import Viewer
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,7 +1,7 @@
 import pytest
 from channels.db import database_sync_to_async
 
-from tests.voting.conftest import new_session, open_round, submit
+from tests.helpers.voting import new_session, open_round, submit
 from yolive.moderation.desk.actions import restrict_viewer
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from tests.voting.conftest import Viewer, close_round, open_round, submit, tick
+from tests.helpers.voting import Viewer, close_round, open_round, submit, tick
 from yolive import events
 from yolive.voting.models import Round
 from yolive.voting.snapshot import ranked

@@ -3,7 +3,7 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from tests.voting.conftest import Viewer, open_round, submit, tick
+from tests.helpers.voting import Viewer, open_round, submit, tick
 from yolive import metrics
 from yolive.moderation.desk.actions import approve_prompt
 from yolive.voting import tally

@@ -17,7 +17,7 @@ import m3u8
 from channels.layers import get_channel_layer
 
 from tests.helpers.processes import ROOT, free_port, subprocess_env
-from tests.streaming.conftest import http_get
+from tests.helpers.streaming import http_get
 from yolive.events import VIEWERS
 
 
