@@ -1,4 +1,4 @@
-"""The Django admin for moderation, plus prompts, rounds and clips where the voting app has not added them.
+"""The Django admin for moderation (prompts and rounds are in yolive/voting/admin.py, clips in yolive/clips).
 
 The admin escapes every value it shows, so a prompt containing `<script>` reads as text here too.
 """
@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from yolive.clips.models import Clip
 from yolive.moderation.models import AuditLog, BlockedTerm, Lockdown, PromptReview, Restriction
-from yolive.voting.models import Prompt, Round
 
 
 @admin.register(BlockedTerm)
@@ -71,27 +69,3 @@ class AuditLogAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-class PromptAdmin(admin.ModelAdmin):
-    list_display = ("id", "text", "status", "source", "author", "round", "moderation_reason", "created_at")
-    list_filter = ("status", "source")
-    search_fields = ("text", "normalized_text", "author__key")
-    raw_id_fields = ("author", "round")
-
-
-class RoundAdmin(admin.ModelAdmin):
-    list_display = ("number", "state", "opens_at", "ends_at", "winner", "total_votes", "tallies")
-    list_filter = ("state",)
-
-
-class ClipAdmin(admin.ModelAdmin):
-    list_display = ("id", "round", "prompt", "status", "progress", "skip_requested", "aired_at")
-    list_filter = ("status", "skip_requested")
-    raw_id_fields = ("round", "prompt")
-
-
-# The voting app's own admin registrations come first (it is listed earlier in INSTALLED_APPS).
-for _model, _admin in ((Prompt, PromptAdmin), (Round, RoundAdmin), (Clip, ClipAdmin)):
-    if not admin.site.is_registered(_model):
-        admin.site.register(_model, _admin)
