@@ -36,7 +36,7 @@ WEB_FORWARDED_ALLOW_IPS = env_str("WEB_FORWARDED_ALLOW_IPS", "")
 PUBLIC_URL = env_str("PUBLIC_URL", f"http://{WEB_HOST}:{WEB_PORT}").rstrip("/")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "yolive.moderation.desk.apps.AuditedAdminConfig",  # django.contrib.admin, every change audited
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -1,4 +1,5 @@
-"""The Django admin for moderation (prompts and rounds are in yolive/voting/admin.py, clips in yolive/clips).
+"""The Django admin for moderation. Every change made in the admin is audited (desk.auditing); the log
+itself is read-only.
 
 The admin escapes every value it shows, so a prompt containing `<script>` reads as text here too.
 """
@@ -6,8 +7,10 @@ The admin escapes every value it shows, so a prompt containing `<script>` reads 
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils import timezone
 
 from yolive.moderation.models import AuditLog, BlockedTerm, Lockdown, PromptReview, Restriction
+from yolive.moderation.policy.terms import forget_cached_terms
 
 
 @admin.register(BlockedTerm)
@@ -18,13 +21,9 @@ class BlockedTermAdmin(admin.ModelAdmin):
     readonly_fields = ("created_by", "created_at")
 
     def save_model(self, request, obj, form, change):
-        from yolive.moderation.desk import audit
-        from yolive.moderation.policy.terms import forget_cached_terms
-
         if not obj.created_by_id:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
-        audit.record(request.user, "edit_term" if change else "add_term", obj.term, action=obj.action)
         forget_cached_terms()
 
 
@@ -37,13 +36,9 @@ class RestrictionAdmin(admin.ModelAdmin):
     readonly_fields = ("created_by", "created_at")
 
     def save_model(self, request, obj, form, change):
-        from yolive.moderation.desk import audit
-
         if not obj.created_by_id:
             obj.created_by = request.user
         super().save_model(request, obj, form, change)
-        action = "edit_restriction" if change else "ban"
-        audit.record(request.user, action, str(obj.viewer), reason=obj.reason)
 
 
 @admin.register(PromptReview)
@@ -56,16 +51,27 @@ class PromptReviewAdmin(admin.ModelAdmin):
 @admin.register(Lockdown)
 class LockdownAdmin(admin.ModelAdmin):
     list_display = ("active", "reason", "changed_by", "changed_at")
+    # Who switched it and when, kept as the panel's switch keeps them, never typed in.
+    readonly_fields = ("changed_by", "changed_at")
+
+    def save_model(self, request, obj, form, change):
+        obj.changed_by, obj.changed_at = request.user, timezone.now()
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(AuditLog)
 class AuditLogAdmin(admin.ModelAdmin):
+    """Read-only for everyone, superusers too: entries come from the code's own actions, never by hand."""
+
     list_display = ("at", "actor", "action", "target", "detail")
     list_filter = ("action",)
     search_fields = ("target",)
 
+    def has_add_permission(self, request):
+        return False
+
     def has_change_permission(self, request, obj=None):
-        return False  # the record of who did what is not edited after the fact
+        return False
 
     def has_delete_permission(self, request, obj=None):
         return False

@@ -13,6 +13,8 @@ from django.core.management.base import BaseCommand
 
 MODERATORS_GROUP = "Moderators"
 MODERATOR_APPS = ("voting", "clips", "moderation")
+# The audit log is written by the code's own actions only; the role may read it.
+AUDIT_LOG_WRITES = ("add_auditlog", "change_auditlog", "delete_auditlog")
 
 
 class Command(BaseCommand):
@@ -20,7 +22,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         group, _ = Group.objects.get_or_create(name=MODERATORS_GROUP)
-        group.permissions.set(Permission.objects.filter(content_type__app_label__in=MODERATOR_APPS))
+        role = Permission.objects.filter(content_type__app_label__in=MODERATOR_APPS).exclude(
+            content_type__app_label="moderation", codename__in=AUDIT_LOG_WRITES
+        )
+        group.permissions.set(role)
         User = get_user_model()
         username = settings.MODERATOR_USERNAME
         if User.objects.filter(username=username).exists():
