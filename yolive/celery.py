@@ -54,8 +54,8 @@ RENDER_STAGES = ("queue_wait", "text_encoding", "denoising", "decoding", "storin
 @task_prerun.connect
 def bind_clip_to_logs(task: Any = None, args: Any = None, **_: Any) -> None:
     if getattr(task, "name", "") == "generation.tasks.render_clip" and args:
-        from yolive.logs import bind
         from yolive.clips.models import Clip
+        from yolive.logs import bind
 
         round_id = Clip.objects.filter(id=args[0]).values_list("round_id", flat=True).first()
         bind(clip_id=args[0], round_id=round_id)

@@ -1,8 +1,9 @@
 """The one place that knows group names and builds event payloads: domain code publishes here once it commits.
 
-Every event is a JSON-safe dict with a `type` (docs/protocol.md describes each). Consumers forward it to their
-sockets unchanged, so a service never imports Channels and a consumer never decides what happened. The
-builders take plain values, not models, so every layer can use this module and it imports none of them.
+Every event is a JSON-safe dict with a `type` (docs/protocol.md describes each). Consumers forward it to
+their sockets unchanged, so a service never imports Channels and a consumer never decides what happened.
+The builders take plain values, not models, so every layer can use this module and it imports none of
+them. Only a socket's direct replies (`snapshot`, `submitted`, `voted`, errors) are built by its consumer.
 """
 
 from __future__ import annotations
@@ -96,6 +97,48 @@ def prompt_status(prompt_id: int, status: str, reason: str, clip_url: str = "") 
     if clip_url:
         event["clip_url"] = clip_url  # an aired prompt links to its clip's page, to share
     return event
+
+
+def held(
+    prompt_id: int,
+    text: str,
+    reason: str,
+    findings: list[dict[str, Any]],
+    round_id: int | None,
+    created_at: datetime | None,
+    author: tuple[str, str] | None,
+) -> Event:
+    """A prompt the gate held, for every moderator's panel; `author` is (viewer key, name)."""
+    return {
+        "type": "held",
+        "prompt": {
+            "id": prompt_id,
+            "text": text,
+            "reason": reason,
+            "findings": findings,  # which category and which words hold it, at today's levels
+            "round_id": round_id,
+            "created_at": created_at.isoformat() if created_at else None,
+            "author": {"key": author[0], "name": author[1]} if author else None,
+        },
+    }
+
+
+def banned(message: str) -> Event:
+    """To a viewer just timed out or banned: the page shows it, the socket reads the restriction again."""
+    return {"type": "error", "code": "banned", "message": message}
+
+
+def audit(entry_id: int, at: datetime, actor: str, action: str, target: str, detail: dict[str, Any]) -> Event:
+    """A new audit-log line, for the moderators' panel."""
+    return {
+        "type": "audit",
+        "id": entry_id,
+        "at": at.isoformat(),
+        "actor": actor,
+        "action": action,
+        "target": target,
+        "detail": detail,
+    }
 
 
 # --- publishing -----------------------------------------------------------------------------------------

@@ -124,7 +124,7 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", REDIS_URL)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
     "health_check_interval": 10,
-    # The broker's queues, too, are a channel's own: two channels on one Redis never take each other's renders.
+    # The broker's queues are a channel's own too: two channels on one Redis never take each other's renders.
     "global_keyprefix": f"{CHANNEL_PREFIX}:",
 }
 CELERY_RESULT_BACKEND = None  # clip state lives in the database, never in AsyncResult

@@ -24,10 +24,10 @@ from prometheus_client.registry import Collector
 
 from yolive import heartbeat
 from yolive import keys as redis_keys
+from yolive.clips.models import Clip
 from yolive.metrics import REGISTRY
 from yolive.metrics.shared import channel_families
 from yolive.redis_client import get_redis
-from yolive.clips.models import Clip
 
 log = logging.getLogger(__name__)
 

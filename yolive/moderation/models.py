@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from yolive import events
 from yolive.moderation.policy.harm.categories import CATEGORIES
 from yolive.moderation.policy.text import normalize
 
@@ -143,12 +144,4 @@ class AuditLog(models.Model):
         return self.actor.get_username() if self.actor else "system"
 
     def as_event(self) -> dict[str, object]:
-        return {
-            "type": "audit",
-            "id": self.id,
-            "at": self.at.isoformat(),
-            "actor": self.actor_name,
-            "action": self.action,
-            "target": self.target,
-            "detail": self.detail,
-        }
+        return events.audit(self.id, self.at, self.actor_name, self.action, self.target, self.detail)

@@ -132,18 +132,15 @@ def _already_candidate(round_id: int, normalized: str) -> bool:
 def held_event(prompt: Prompt) -> dict[str, Any]:
     """A held prompt as every moderator's panel shows it, with what holds it at today's levels."""
     author = prompt.author
-    return {
-        "type": "held",
-        "prompt": {
-            "id": prompt.pk,
-            "text": prompt.text,
-            "reason": prompt.moderation_reason,
-            "findings": gate.explain(prompt.text),
-            "round_id": prompt.round_id,
-            "created_at": prompt.created_at.isoformat() if prompt.created_at else None,
-            "author": {"key": author.key, "name": str(author)} if author else None,
-        },
-    }
+    return events.held(
+        prompt.pk,
+        prompt.text,
+        prompt.moderation_reason,
+        gate.explain(prompt.text),
+        prompt.round_id,
+        prompt.created_at,
+        (author.key, str(author)) if author else None,
+    )
 
 
 def make_candidate(prompt: Prompt, announce: bool = True) -> bool:

@@ -33,17 +33,8 @@ class ActionError(Exception):
     """The action cannot be done (already decided, nothing to skip, bad input); the message says why."""
 
 
-def _status_event(prompt: Prompt) -> dict[str, Any]:
-    return {
-        "type": "prompt_status",
-        "prompt_id": prompt.pk,
-        "status": prompt.status,
-        "reason": prompt.moderation_reason,
-    }
-
-
 def _tell_author_and_moderators(prompt: Prompt) -> None:
-    event = _status_event(prompt)
+    event = events.prompt_status(prompt.pk, prompt.status, prompt.moderation_reason)
     if prompt.author is not None:
         events.publish_on_commit(events.viewer_group(prompt.author.key), event)
     events.publish_on_commit(events.MODERATORS, event)
@@ -91,14 +82,7 @@ def _put_on_ballot(prompt: Prompt) -> None:
     round_id = Prompt.objects.filter(pk=prompt.pk).values_list("round_id", flat=True).first()
     if round_id is None:
         return
-    events.publish(
-        events.VIEWERS,
-        {
-            "type": "candidate",
-            "round_id": round_id,
-            "prompt": {"id": prompt.pk, "text": prompt.text, "votes": 0},
-        },
-    )
+    events.publish(events.VIEWERS, events.candidate(round_id, prompt.pk, prompt.text))
 
 
 def reject_prompt(prompt_id: int, moderator: Any, reason: str = "") -> Prompt:
@@ -130,7 +114,7 @@ def restrict_viewer(viewer_key: str, moderator: Any, reason: str, duration_s: in
             "address": restriction.address,
         }  # fmt: skip
         audit.record(moderator, action, str(viewer), **detail)
-        notice = {"type": "error", "code": "banned", "message": bans.restriction_message(restriction)}
+        notice = events.banned(bans.restriction_message(restriction))
         events.publish_on_commit(events.viewer_group(viewer.key), notice)
     return restriction
 
