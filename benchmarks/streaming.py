@@ -63,7 +63,7 @@ from streaming.playlist import (  # noqa: E402
     render_live_playlist,
     write_atomically,
 )
-from yolive.clips.models import Clip
+from yolive.clips.models import Clip  # noqa: E402
 from yolive.voting.models import Prompt, Round  # noqa: E402
 
 AGED_CLIP = 500
