@@ -17,10 +17,13 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 django_application = get_asgi_application()
 
 from yolive.routing import websocket_urlpatterns  # noqa: E402 - imports models
+from yolive.voting.fanout import ExposeConnection  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_application,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": ExposeConnection(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
     }
 )

@@ -23,7 +23,7 @@ from yolive import events, metrics
 from yolive import keys as redis_keys
 from yolive.voting import services, tally
 from yolive.voting.errors import VotingError
-from yolive.voting.fanout import fanout
+from yolive.voting.fanout import CONNECTION, fanout
 from yolive.voting.models import Viewer
 from yolive.voting.snapshot import build_snapshot
 
@@ -69,6 +69,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     groups: list[str] = []
     tally_busy = False  # set by the fan-out while a tally is being written to this socket
     tally_missed = False  # a tally came while busy: the fan-out sends the newest next
+    connection = None  # the server's own connection, where it exposes one (fanout.ExposeConnection)
     _counted = False  # in the open-sockets gauge
     viewer: Viewer
     ip: str
@@ -80,6 +81,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.scope.get("session"), self.scope.get("user"), self.ip if client[0] else None
         )
         self._restriction_checked_at = time.monotonic()
+        self.connection = self.scope.get(CONNECTION)
         self.groups = [events.VIEWERS, events.viewer_group(self.viewer.key)]
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)

@@ -1,12 +1,17 @@
 """Tallies to every viewer socket of this web process: received once, encoded once, written to each socket.
 
 A tally goes to every viewer a few times a second, so its per-socket cost is what limits a web process.
-Through the channel layer each socket would decode and re-encode the same message; here the process takes
-it from the layer once and writes the same text to each socket. Tallies carry absolute counts, so a socket
-still busy with the previous one skips those that arrive meanwhile and is sent the newest when it is done.
+Through the channel layer each socket would decode and re-encode the same message, and each write would be
+a task of its own through Channels' and the server's send wrappers. Here the process takes it from the layer
+once and, where the server is uvicorn's websockets protocol, writes it to every connection synchronously
+with `websockets.broadcast` (one encode, a frame per socket straight onto its transport, no task). This is
+the one thing that leaves the Channels path, and it only writes: each socket was opened, origin-checked
+and identified by Channels, and every frame a viewer sends still goes through its consumer. Where the
+server offers no connection (daphne, the tests' communicator), each socket is sent through Channels.
 
-A socket joins held: the protocol promises the snapshot first, and these writes go beside the consumer's own.
-The consumer releases it once the snapshot is sent, and it is then sent the newest tally it was held from.
+Tallies carry absolute counts, so a socket still busy with one skips those that arrive meanwhile and is
+sent the newest when it is done. A socket joins held: the protocol promises the snapshot first, so the
+consumer releases it once the snapshot is sent, and it is then sent the newest tally it was held from.
 """
 
 from __future__ import annotations
@@ -20,15 +25,34 @@ import weakref
 from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
+from websockets.legacy.protocol import WebSocketCommonProtocol, broadcast
 
 from yolive import events, metrics
 
 log = logging.getLogger(__name__)
 
 
+CONNECTION = "yolive.connection"  # the scope key ExposeConnection fills in
+
+
+class ExposeConnection:
+    """ASGI middleware, outermost on WebSockets: puts the server's own connection in the scope (under
+    CONNECTION) when the server is uvicorn's websockets protocol, whose ASGI `send` is its bound method."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        connection = getattr(send, "__self__", None)
+        if scope["type"] == "websocket" and isinstance(connection, WebSocketCommonProtocol):
+            scope = {**scope, CONNECTION: connection}
+        return await self.app(scope, receive, send)
+
+
 class Socket(Protocol):
     tally_busy: bool  # a write is under way (or the socket is held): tallies wait
     tally_missed: bool  # a tally arrived while busy: send the newest when the write is done
+    connection: WebSocketCommonProtocol | None  # the server's own, to write to directly
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -55,7 +79,10 @@ class TallyFanout:
     def release(self, socket: Socket) -> None:
         socket.tally_busy = False
         if socket.tally_missed and socket in self.sockets and self._newest is not None:
-            self._start(socket, self._newest)
+            if socket.connection is not None:
+                broadcast([socket.connection], self._newest)
+            else:
+                self._start(socket, self._newest)
 
     def leave(self, socket: Socket) -> None:
         self.sockets.discard(socket)
@@ -80,13 +107,20 @@ class TallyFanout:
     def deliver(self, text: str) -> None:
         received = time.perf_counter()
         self._newest = text
+        direct: list[WebSocketCommonProtocol] = []
         sends = []
         for socket in list(self.sockets):
             if socket.tally_busy:
                 socket.tally_missed = True
+            elif socket.connection is not None:
+                direct.append(socket.connection)
             else:
                 sends.append(self._start(socket, text))
-        if sends:
+        if direct:
+            broadcast(direct, text)  # skips connections that are closing; never raises for one socket
+        if not sends:
+            metrics.TALLY_FANOUT_SECONDS.observe(time.perf_counter() - received)
+        else:
             everyone = asyncio.gather(*sends, return_exceptions=True)
             everyone.add_done_callback(
                 lambda _: metrics.TALLY_FANOUT_SECONDS.observe(time.perf_counter() - received)
