@@ -3,6 +3,7 @@
 Voters vote for random public candidates at a given total rate and count their acks. Probes own two
 candidates each and alternate their vote between them, so the first tally whose counts show the switch is
 the one that carries their vote: the time from sending to receiving it is the vote-to-tally delay.
+Watchers only count the frames they receive (the crowd that watches and does not vote).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,17 +30,21 @@ class Counters:
     misses: int = 0
     delays_ms: list[float] = field(default_factory=list)
     tallies: int = 0
+    frames: int = 0  # received by watchers
     measuring: bool = False
 
 
-async def open_sockets(url: str, origin: str, count: int, batch: int) -> list[tuple[ClientConnection, dict]]:
-    """Open `count` sockets, `batch` at a time, each with the snapshot it received on connect."""
+async def open_sockets(
+    url: str, origin: str, count: int, batch: int, greeted: bool = True
+) -> list[tuple[ClientConnection, dict]]:
+    """Open `count` sockets, `batch` at a time, each with the snapshot it received on connect (`greeted`)."""
 
     async def one() -> tuple[ClientConnection, dict]:
         ws = await connect(
             url, origin=Origin(origin), ping_interval=None, max_queue=None, open_timeout=60, close_timeout=2
         )
-        return ws, json.loads(await ws.recv())
+        # A server that never sends the snapshot must fail the level, not hang it.
+        return ws, json.loads(await asyncio.wait_for(ws.recv(), 60)) if greeted else {}
 
     sockets: list[tuple[ClientConnection, dict]] = []
     for start in range(0, count, batch):
@@ -63,6 +69,11 @@ async def voter(ws: ClientConnection, public: list[int], rate: float, counters: 
             await asyncio.sleep(random.expovariate(rate))
     finally:
         reader.cancel()
+
+
+async def watcher(ws: ClientConnection, counters: Counters) -> None:
+    async for _ in ws:
+        counters.frames += counters.measuring
 
 
 async def probe(ws: ClientConnection, snapshot: dict, pair: tuple[int, int], counters: Counters) -> None:
@@ -111,9 +122,16 @@ async def run_load(
     pairs: list[tuple[int, int]],
     measure_cpu: Any,
     batch: int = 100,
+    watchers: int = 0,
+    greeted: bool = True,
 ) -> dict[str, Any]:
-    """Connect, warm up, measure for `seconds`, disconnect; returns the figures of this level."""
-    sockets = await open_sockets(url, origin, viewers, batch)
+    """Connect, warm up, measure for `seconds`, disconnect; returns the figures of this level.
+
+    `viewers` vote (the first len(pairs) of them as probes); `watchers` more sockets only receive."""
+    opening = time.monotonic()
+    sockets = await open_sockets(url, origin, viewers, batch, greeted)
+    watching = await open_sockets(url, origin, watchers, batch, greeted)
+    print(f"  ({viewers + watchers} sockets open in {time.monotonic() - opening:.0f} s)", file=sys.stderr)
     counters = Counters()
     voters = sockets[len(pairs) :]
     per_voter_rate = votes_per_s / max(1, len(voters))
@@ -122,19 +140,29 @@ async def run_load(
         for (ws, snap), pair in zip(sockets, pairs, strict=False)
     ]
     tasks += [asyncio.create_task(voter(ws, public, per_voter_rate, counters)) for ws, _ in voters]
+    tasks += [asyncio.create_task(watcher(ws, counters)) for ws, _ in watching]
     await asyncio.sleep(2.0)  # warm up: every voter has started its schedule
+    print("  (warm)", file=sys.stderr)
     cpu_before, wall_before = measure_cpu(), time.monotonic()
     counters.measuring = True
     await asyncio.sleep(seconds)
     counters.measuring = False
     cpu_after, wall = measure_cpu(), time.monotonic() - wall_before
+    print("  (measured)", file=sys.stderr)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    print("  (cancelled)", file=sys.stderr)
     # All at once: an overloaded server answers each closing handshake late.
-    await asyncio.gather(*(ws.close() for ws, _ in sockets), return_exceptions=True)
+    closing = time.monotonic()
+    await asyncio.gather(*(ws.close() for ws, _ in [*sockets, *watching]), return_exceptions=True)
+    print(f"  (closed in {time.monotonic() - closing:.0f} s)", file=sys.stderr)
+    cpu = cpu_after - cpu_before
     return {
         "viewers": viewers,
+        "watchers": watchers,
+        "frames_per_s": counters.frames / wall,
+        "cpu_us_per_frame": 1e6 * cpu / counters.frames if counters.frames else float("nan"),
         "offered_votes_per_s": votes_per_s,
         "accepted_votes_per_s": counters.accepted / wall,
         "refused": counters.refused,
@@ -143,7 +171,7 @@ async def run_load(
         "delay_samples": len(counters.delays_ms),
         "misses": counters.misses,
         "tallies_per_probe_per_s": counters.tallies / max(1, len(pairs)) / wall,
-        "web_cpu_percent": 100 * (cpu_after - cpu_before) / wall,
+        "web_cpu_percent": 100 * cpu / wall,
     }
 
 

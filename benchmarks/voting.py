@@ -1,179 +1,84 @@
-"""Voting benchmark: N viewers over real WebSockets against a real uvicorn server, one load process.
+"""Voting benchmark: viewers over real WebSockets against a real uvicorn server, one load process.
 
     python -m benchmarks.voting [--levels 1000,2000] [--seconds 15] [--compare-viewers 200]
+        [--floor-watchers 2000] [--crowd 5000,1000] [--processes 2]
 
-Everything runs on loopback in a sandbox of its own: a private redis-server, a fresh SQLite file, one web
-process (uvicorn) and one conductor (the tally ticker). Reported per level: votes accepted per second, the
-delay from a vote to the first tally that shows it (p50/p99, measured at probe clients that own two
-candidates each, so their own vote is visible in the counts), and the web process's CPU. Then the same
-small load twice, coalesced ticks vs one broadcast per vote (TALLY_BROADCAST=per_vote), and their ratio.
+Everything runs on loopback in a sandbox of its own: a private redis-server, a fresh SQLite file, the web
+process (uvicorn) and one conductor (the tally ticker). On a machine with two cores or more the web process
+runs on core 0 and everything else (the load client, Redis, the conductor) on core 1, so "web CPU" is the
+share of one core it took. Reported, in one run, side by side:
+- per level of voting viewers (each votes once a second): votes accepted per second, the delay from a vote
+  to the first tally that shows it (p50/p99, measured at probe clients that own two candidates each, so their
+  own vote is visible in the counts), and the web process's CPU;
+- the floor: the CPU per tally frame delivered to watching sockets, by the web process and by a bare
+  websockets server writing one pre-encoded frame of the same size to as many sockets (benchmarks/floor.py);
+- a crowd of watchers beside voters; two web processes on one port against one process with half the load;
+- the same small load twice, coalesced ticks vs one broadcast per vote (TALLY_BROADCAST=per_vote).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
-import shutil
 import signal
-import socket
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from benchmarks import charts
-from benchmarks.common import cpu_seconds, free_port
 from benchmarks.loadclient import run_load
+from benchmarks.voting_redis import publish_cost, vote_cost
+from benchmarks.voting_sandbox import Sandbox, seed_candidates
 
-ROOT = Path(__file__).resolve().parent.parent
-PROBES = 20  # clients that each own two candidates; 2 x 20 + PUBLIC candidates stays under MAX_CANDIDATES
-PUBLIC = 8  # candidates everybody else votes on
-STARTUP_TIMEOUT_S = 60
-
-
-def sandbox_env(workdir: Path, redis_port: int) -> dict[str, str]:
-    return dict(
-        os.environ,
-        DJANGO_SETTINGS_MODULE="yolive.settings",
-        SECRET_KEY="bench-only",
-        VAR_DIR=str(workdir),
-        DATABASE_URL="",
-        REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
-        CHANNEL_PREFIX="yolive-bench",
-        ROUND_SECONDS="3600",  # one round for the whole run: every level votes into an open round
-        VOTES_PER_WINDOW="1000",  # probes vote a few times a second
-        VOTES_PER_WINDOW_PER_IP="1000000000",  # every client shares 127.0.0.1
-        SUBMITS_PER_WINDOW_PER_IP="1000000000",
-        LOG_LEVEL="WARNING",
-        PYTHONUNBUFFERED="1",
-    )
+TALLY_HZ = 4.0  # the setting's default, which the floor server matches
+WEB_CPUS = {0}  # where the web process runs when the machine has two cores; the rest runs on the others
 
 
-class Sandbox:
-    """The private redis-server, web process and conductor, started and stopped by this benchmark only."""
-
-    def __init__(self) -> None:
-        self.workdir = Path(tempfile.mkdtemp(prefix="yolive-bench-"))
-        self.redis_port = free_port()
-        self.env = sandbox_env(self.workdir, self.redis_port)
-        self.processes: list[subprocess.Popen[bytes]] = []
-        # The servers' own logs (an overloaded web process logs every frame it could not serve).
-        self.log_path = ROOT / "var" / "bench-voting.log"
-        self.log_path.parent.mkdir(exist_ok=True)
-        self.log = self.log_path.open("w")
-        self.web: subprocess.Popen[bytes] | None = None
-        self.web_port = 0
-
-    def start(self) -> None:
-        redis_cmd = ["redis-server", "--port", str(self.redis_port), "--bind", "127.0.0.1", "--save", ""]
-        self._spawn([*redis_cmd, "--appendonly", "no", "--dir", str(self.workdir)])
-        manage = [sys.executable, "manage.py"]
-        subprocess.run([*manage, "migrate", "--no-input", "-v", "0"], cwd=ROOT, env=self.env, check=True)
-        self._spawn([*manage, "conduct"])
-
-    def start_web(self, broadcast: str, deflate: bool = False) -> None:
-        self.stop_web()
-        self.web_port = free_port()
-        env = dict(self.env, TALLY_BROADCAST=broadcast)
-        # As yolive.serve runs it: compressing every tally for every socket would cost more CPU than the
-        # whole vote path (measured: docs/benchmarks.md).
-        uvicorn = [sys.executable, "-m", "uvicorn", "yolive.asgi:application", "--ws", "websockets"]
-        uvicorn += ["--ws-per-message-deflate", "true" if deflate else "false"]
-        where = [
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.web_port),
-            "--no-access-log",
-            "--log-level",
-            "warning",
-        ]
-        self.web = self._spawn([*uvicorn, *where], env=env)
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", self.web_port)) == 0:
-                    return
-            time.sleep(0.2)
-        raise RuntimeError("the web process did not start")
-
-    def stop_web(self) -> None:
-        if self.web is not None:
-            self._stop(self.web)
-            self.processes.remove(self.web)
-            self.web = None
-
-    def _spawn(self, cmd: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-        process = subprocess.Popen(cmd, cwd=ROOT, env=env or self.env, stdout=self.log, stderr=self.log)
-        self.processes.append(process)
-        return process
-
-    @staticmethod
-    def _stop(process: subprocess.Popen[bytes]) -> None:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-    def close(self) -> None:
-        for process in reversed(self.processes):
-            self._stop(process)
-        shutil.rmtree(self.workdir, ignore_errors=True)
-        self.log.close()
+def pinned() -> bool:
+    return len(os.sched_getaffinity(0)) >= 2
 
 
-def seed_candidates(env: dict[str, str]) -> tuple[list[int], list[tuple[int, int]]]:
-    """Put PUBLIC + 2 x PROBES candidates on the open round's ballot (as the conductor and services do)."""
-    os.environ.update(env)
-    import django
-
-    django.setup()
-    from yolive.voting import tally
-    from yolive.voting.models import Prompt
-
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    while (round_id := tally.current_round_id()) is None:
-        if time.monotonic() > deadline:
-            raise RuntimeError("the conductor opened no round")
-        time.sleep(0.2)
-
-    def candidate(text: str) -> int:
-        prompt = Prompt.objects.create(text=text, normalized_text=text, round_id=round_id, status="approved")
-        assert tally.add_candidate(round_id, prompt.pk, text) == "added"
-        return prompt.pk
-
-    public = [candidate(f"scene {i}: a calm lake at dawn") for i in range(PUBLIC)]
-    probes = [(candidate(f"probe {i} left"), candidate(f"probe {i} right")) for i in range(PROBES)]
-    return public, probes
-
-
-def level(sandbox: Sandbox, viewers: int, rate: float, seconds: float, seeded: Any) -> dict[str, Any]:
+def level(
+    sandbox: Sandbox, viewers: int, rate: float, seconds: float, seeded: Any, watchers: int = 0
+) -> dict[str, Any]:
     public, pairs = seeded
-    web = sandbox.web
-    assert web is not None
     url = f"ws://127.0.0.1:{sandbox.web_port}/ws/live/"
     origin = f"http://127.0.0.1:{sandbox.web_port}"
-    load = run_load(url, origin, viewers, rate, seconds, public, pairs, lambda: cpu_seconds(web.pid))
+    load = run_load(url, origin, viewers, rate, seconds, public, pairs, sandbox.web_cpu, watchers=watchers)
     result = asyncio.run(load)
     print(row(result), flush=True)
     return result
 
 
+def floor_level(
+    sandbox: Sandbox, watchers: int, seconds: float, seeded: Any, web_cpus: set[int] | None
+) -> dict[str, Any]:
+    """What the bare server spends per frame, writing a tally-sized frame to `watchers` sockets."""
+    public, pairs = seeded
+    counts = {str(pid): 1000 + pid for pid in [*public, *(p for pair in pairs for p in pair)]}
+    frame = json.dumps({"type": "tally", "round_id": 1, "seq": 123456, "counts": counts, "total": 99999})
+    sandbox.start_floor(frame, TALLY_HZ, web_cpus)
+    url, origin = f"ws://127.0.0.1:{sandbox.web_port}/", f"http://127.0.0.1:{sandbox.web_port}"
+    load = run_load(url, origin, 0, 0.0, seconds, [], [], sandbox.web_cpu, watchers=watchers, greeted=False)
+    return asyncio.run(load)
+
+
 HEADER = (
-    "| viewers | offered votes/s | accepted votes/s | refused | vote-to-tally p50 | p99 | samples (misses) | "
-    "tallies/s per client | web CPU |\n|---|---|---|---|---|---|---|---|---|"
+    "| viewers (+ watchers) | offered votes/s | accepted votes/s | refused | vote-to-tally p50 | p99 | "
+    "samples (misses) | tallies/s per client | web CPU |\n|---|---|---|---|---|---|---|---|---|"
 )
+
+
+def watching(r: dict[str, Any]) -> str:
+    return f" (+ {r['watchers']})" if r["watchers"] else ""
 
 
 def row(r: dict[str, Any]) -> str:
     return (
-        f"| {r['viewers']} | {r['offered_votes_per_s']:.0f} | {r['accepted_votes_per_s']:.0f} | "
+        f"| {r['viewers']}{watching(r)} | {r['offered_votes_per_s']:.0f} | {r['accepted_votes_per_s']:.0f} | "
         f"{r['refused']} | "
         f"{r['delay_p50_ms']:.0f} ms | {r['delay_p99_ms']:.0f} ms | {r['delay_samples']} ({r['misses']}) | "
         f"{r['tallies_per_probe_per_s']:.1f} | {r['web_cpu_percent']:.0f} % |"
@@ -187,10 +92,16 @@ def main() -> None:
     parser.add_argument("--levels", default="1000,2000", help="viewer counts; each votes once a second")
     parser.add_argument("--seconds", type=float, default=15.0, help="measured seconds per level")
     parser.add_argument("--compare-viewers", type=int, default=200, help="viewers for tick vs per-vote")
+    parser.add_argument("--floor-watchers", type=int, default=2000, help="watching sockets for the floor")
+    parser.add_argument("--crowd", default="5000,1000", help="watchers,voters held together (0 to skip)")
+    parser.add_argument("--processes", type=int, default=2, help="web processes against one (1 to skip)")
     parser.add_argument("--deflate", action="store_true", help="let sockets negotiate permessage-deflate")
     parser.add_argument("--charts", type=Path, default=charts.CHARTS_DIR, help="where voting.png is drawn")
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",") if n]
+    web_cpus = WEB_CPUS if pinned() else None
+    if web_cpus:
+        os.sched_setaffinity(0, set(os.sched_getaffinity(0)) - web_cpus)  # Redis and the conductor inherit it
     sandbox = Sandbox()
     # A stopped benchmark (Ctrl-C, `timeout`) still stops the servers it started.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
@@ -199,20 +110,77 @@ def main() -> None:
         seeded = seed_candidates(sandbox.env)
         started = time.monotonic()
         deflate = "on" if args.deflate else "off"
-        print(f"load: one asyncio process, {PROBES} probes; web: one uvicorn process, deflate {deflate}\n")
+        where = "web on core 0, the rest on the others" if web_cpus else "not pinned (one core)"
+        print(f"load: one asyncio process, 20 probes; web: one uvicorn process, deflate {deflate}; {where}\n")
         print("Coalesced ticks (TALLY_BROADCAST=tick):\n" + HEADER, flush=True)
-        sandbox.start_web("tick", args.deflate)
+        sandbox.start_web("tick", args.deflate, cpus=web_cpus)
         results = [level(sandbox, viewers, float(viewers), args.seconds, seeded) for viewers in levels]
+        print_floor(sandbox, args, seeded, web_cpus)
+        if args.crowd != "0":
+            watchers, voters = (int(n) for n in args.crowd.split(","))
+            sandbox.start_web("tick", args.deflate, cpus=web_cpus)
+            print(f"\nA crowd: {watchers} watching sockets beside {voters} voters:\n" + HEADER)
+            level(sandbox, voters, float(voters), args.seconds, seeded, watchers=watchers)
+        if args.processes > 1:
+            print_processes(sandbox, args, seeded, levels[0])
         small = args.compare_viewers
+        sandbox.start_web("tick", args.deflate, cpus=web_cpus)
+        print("\nThe same small load, coalesced ticks:\n" + HEADER)
         tick = level(sandbox, small, float(small), args.seconds * 2 / 3, seeded)
-        print("\nOne broadcast per vote (TALLY_BROADCAST=per_vote), same load as the last row:\n" + HEADER)
-        sandbox.start_web("per_vote", args.deflate)
+        print("\nOne broadcast per vote (TALLY_BROADCAST=per_vote), same load:\n" + HEADER)
+        sandbox.start_web("per_vote", args.deflate, cpus=web_cpus)
         per_vote = level(sandbox, small, float(small), args.seconds * 2 / 3, seeded)
         print(comparison(tick, per_vote))
+        print_redis_costs(sandbox, seeded)
         print(f"chart: {draw_chart(args, results, tick, per_vote)}")
         print(f"\n(took {time.monotonic() - started:.0f} s; server logs in {sandbox.log_path})")
     finally:
         sandbox.close()
+
+
+def print_floor(sandbox: Sandbox, args: argparse.Namespace, seeded: Any, web_cpus: set[int] | None) -> None:
+    watchers = args.floor_watchers
+    print(f"\nCPU per tally frame delivered to {watchers} watching sockets (and 20 voting probes):")
+    sandbox.start_web("tick", args.deflate, cpus=web_cpus)
+    ours = level(sandbox, len(seeded[1]), 0.0, args.seconds, seeded, watchers=watchers)  # probes make tallies
+    floor = floor_level(sandbox, watchers, args.seconds, seeded, web_cpus)
+    print("| server | frames delivered/s | CPU | CPU per frame |\n|---|---|---|---|")
+    for name, r in (("the web process", ours), ("bare websockets.broadcast (floor)", floor)):
+        cost = f"{r['cpu_us_per_frame']:.1f} us"
+        print(f"| {name} | {r['frames_per_s']:.0f} | {r['web_cpu_percent']:.0f} % | {cost} |")
+    ratio = ours["cpu_us_per_frame"] / max(floor["cpu_us_per_frame"], 1e-9)
+    print(f"web / floor, CPU per delivered frame: x{ratio:.2f}")
+
+
+def print_redis_costs(sandbox: Sandbox, seeded: Any) -> None:
+    from yolive.voting import tally  # Django is set up by seed_candidates, in the sandbox's settings
+
+    url = sandbox.env["REDIS_URL"]
+    round_id = tally.current_round_id()
+    assert round_id is not None
+    print("\nRedis CPU (its own INFO cpu), pipelined from one client:")
+    print(
+        f"- per vote (the CAST_VOTE script, a new viewer each): {vote_cost(url, round_id, seeded[0]):.1f} us"
+    )
+    for subscribers in (1, 10, 50):
+        cost = publish_cost(url, subscribers, payload_bytes=900)
+        print(f"- per PUBLISH of a 1 kB tally to {subscribers} subscribed web processes: {cost:.1f} us")
+
+
+def print_processes(sandbox: Sandbox, args: argparse.Namespace, seeded: Any, viewers: int) -> None:
+    """Two web processes on one port hold twice the viewers of one, each at the cost of one."""
+    count = args.processes
+    print(
+        f"\n{count} web processes on one port (not pinned: they share every core with the load):\n" + HEADER
+    )
+    sandbox.start_web("tick", args.deflate)
+    single = level(sandbox, viewers, float(viewers), args.seconds, seeded)
+    sandbox.start_web("tick", args.deflate, processes=count)
+    several = level(sandbox, viewers * count, float(viewers * count), args.seconds, seeded)
+    per_vote = [r["web_cpu_percent"] / max(r["accepted_votes_per_s"], 1e-9) for r in (single, several)]
+    held = several["accepted_votes_per_s"] / max(single["accepted_votes_per_s"], 1e-9)
+    cost = per_vote[1] / per_vote[0]
+    print(f"{count} processes / 1: accepted votes/s x{held:.2f}, CPU per accepted vote x{cost:.2f}")
 
 
 def draw_chart(

@@ -6,12 +6,17 @@ flags live here once, and the address comes from settings (a `.env` file applies
 
 from __future__ import annotations
 
+import ctypes
+import multiprocessing
 import os
+import signal
 from typing import Any
 
 import uvicorn
 
 from yolive.startup import exit_on_bad_settings
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
 def main() -> None:
@@ -46,8 +51,23 @@ def application() -> Any:
     from yolive import metrics
     from yolive.asgi import application
 
+    if multiprocessing.parent_process() is not None:  # one of several uvicorn workers
+        end_with_parent()
     metrics.start_publishing()
     return application
+
+
+def end_with_parent() -> None:
+    """Ask the kernel to end this worker when the uvicorn process that started it dies.
+
+    Killed outright (SIGKILL, the OOM killer), the parent cannot stop its workers, and the orphans keep the
+    port: every restart the supervisor then makes fails with "address already in use"."""
+    parent = multiprocessing.parent_process()
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if parent is not None and os.getppid() != parent.pid:  # it died before the request was made
+        os.kill(os.getpid(), signal.SIGTERM)
 
 
 if __name__ == "__main__":

@@ -28,8 +28,9 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 WEB_HOST = env_str("WEB_HOST", "127.0.0.1")
 WEB_PORT = env_int("WEB_PORT", 8000, minimum=1, maximum=65535)
-# uvicorn processes behind WEB_PORT (python -m yolive.serve); 0 = one per core, as in production.
-WEB_PROCESSES = env_int("WEB_PROCESSES", 1, minimum=0, maximum=256)
+# uvicorn processes behind WEB_PORT (python -m yolive.serve), each with its own viewer sockets and fan-out;
+# 0 = one per core. docs/benchmarks.md measures what one holds and two.
+WEB_PROCESSES = env_int("WEB_PROCESSES", 0, minimum=0, maximum=256)
 # The proxy addresses whose X-Forwarded-For is believed (e.g. 127.0.0.1 behind nginx); empty = no proxy.
 WEB_FORWARDED_ALLOW_IPS = env_str("WEB_FORWARDED_ALLOW_IPS", "")
 # Where viewers reach us; used for the URLs `make run` prints.
