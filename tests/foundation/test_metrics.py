@@ -88,8 +88,8 @@ def test_it_measures_clips_segments_memory_and_the_queue_when_scraped(staff_clie
         prompt = Prompt.objects.create(text=text, normalized_text=text, round=round_)
         Clip.objects.create(round=round_, prompt=prompt, seed=number, preset="tiny", status=status)
     heartbeat.beat("broadcaster", newest_segment_at=time.time() - 3)
-    get_redis().hincrby(f"{settings.CHANNEL_PREFIX}:generation:oom", "level1", 2)
-    get_redis().rpush(redis_keys.broker_queue("gpu"), "job-a", "job-b")  # the broker is this Redis in the tests
+    get_redis().hincrby(redis_keys.out_of_memory_counts(), "level1", 2)
+    get_redis().rpush(redis_keys.broker_queue("gpu"), "job-a", "job-b")  # the tests' broker is this Redis
 
     samples = scrape(staff_client)
 

@@ -44,7 +44,8 @@ async def test_every_socket_gets_its_snapshot_first_then_the_newest_tally(web: S
         seq = 0
         while not stop.is_set():
             seq += 1
-            await layer.group_send(events.TALLIES, {"type": events.FORWARD, "event": events.tally(1, seq, {})})
+            tally = events.tally(1, seq, {})
+            await layer.group_send(events.TALLIES, {"type": events.FORWARD, "event": tally})
             await asyncio.sleep(0.003)
 
     sockets = []
