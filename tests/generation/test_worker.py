@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from django.conf import settings
 
 from tests.helpers.generation import make_clip
 from tests.helpers.processes import ROOT, subprocess_env
+from yolive import keys as redis_keys
 from yolive.celery import app
 from yolive.clips.frames import frames_path
 from yolive.clips.models import Clip
@@ -77,7 +77,7 @@ def wait_for(clip: Clip, worker: subprocess.Popen[bytes], done, timeout: float =
 
 
 def claim_holder(clip: Clip) -> int | None:
-    holder = get_redis().get(f"{settings.CHANNEL_PREFIX}:render-claim:{clip.id}")
+    holder = get_redis().get(redis_keys.render_claim(clip.id))
     return int(holder.rpartition(":")[2]) if holder else None
 
 
@@ -122,7 +122,7 @@ def test_a_worker_out_of_memory_at_every_level_gives_the_clip_up_and_replaces_it
         send(clip)
         clip = wait_for(clip, worker, lambda c: c.status == Clip.Status.FAILED)
         assert "out of memory" in clip.error and not frames_path(clip.id).exists()
-    oom = get_redis().hgetall(f"{settings.CHANNEL_PREFIX}:generation:oom")
+    oom = get_redis().hgetall(redis_keys.out_of_memory_counts())
     assert oom == {"level1": "2", "level2": "2", "level3": "2"}
     exits = "raised error: WorkerLostError('Worker exited prematurely: exitcode 1.')"
     deadline = time.monotonic() + 30

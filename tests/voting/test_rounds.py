@@ -10,11 +10,12 @@ from django.db import connection
 from django.utils import timezone
 
 from yolive.celery import app
+from yolive.clips.models import Clip
 from yolive.moderation.models import BlockedTerm
 from yolive.moderation.policy import gate
 from yolive.redis_client import get_redis
 from yolive.voting import rounds, services, tally
-from yolive.voting.models import Clip, HousePrompt, Prompt, Round, Viewer
+from yolive.voting.models import HousePrompt, Prompt, Round, Viewer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 LIMITS = tally.VoteLimits(per_viewer=100, per_ip=10_000, window_s=10)
