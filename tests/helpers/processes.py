@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import shutil
 import subprocess
@@ -109,3 +111,10 @@ def own_channel_env(workdir: Path, redis_url: str, name: str, port: int, **extra
         "WEB_PORT": str(port),
     }
     return subprocess_env(**{**own, **extra})
+
+
+def in_own_loop(coroutine):  # type: ignore[no-untyped-def]
+    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event loop running in the
+    main thread for the whole session, and asyncio.run refuses to start beside a running loop."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

@@ -5,7 +5,6 @@ CORS, pages proxied, WebSockets upgraded."""
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
 import re
 import ssl
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 import websockets
 
-from tests.helpers.processes import ROOT, free_port, require, subprocess_env
+from tests.helpers.processes import ROOT, free_port, in_own_loop, require, subprocess_env
 from tests.helpers.supervised import PY
 
 DEPLOY = ROOT / "deploy"
@@ -195,10 +194,3 @@ async def first_frame_through(nginx: Nginx) -> dict:
     url = f"wss://127.0.0.1:{nginx.https_port}/ws/live/"
     async with websockets.connect(url, ssl=context, origin=f"https://127.0.0.1:{nginx.https_port}") as socket:
         return json.loads(await asyncio.wait_for(socket.recv(), timeout=20))
-
-
-def in_own_loop(coroutine):  # type: ignore[no-untyped-def]
-    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event loop running in the
-    main thread for the whole session, and asyncio.run refuses to start beside a running loop."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()

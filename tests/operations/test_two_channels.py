@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import websockets
 
-from tests.helpers.processes import PrivateRedis
+from tests.helpers.processes import PrivateRedis, in_own_loop
 from tests.helpers.stack import Stack
 
 pytestmark = pytest.mark.slow
@@ -84,7 +84,7 @@ def test_two_channels_on_one_redis_never_see_each_others_votes_leases_heartbeats
     async def both() -> list[dict[str, list[dict]]]:
         return await asyncio.gather(*(follow(stack, PROMPTS[name]) for name, stack in channels.items()))
 
-    heard = dict(zip(channels, asyncio.run(both()), strict=True))
+    heard = dict(zip(channels, in_own_loop(both()), strict=True))
 
     for name, seen in heard.items():
         mine = seen["mine"][0]

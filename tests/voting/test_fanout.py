@@ -15,6 +15,7 @@ import pytest
 import websockets
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
+from tests.helpers.processes import in_own_loop
 from tests.helpers.stack import Stack
 from yolive import events
 
@@ -34,7 +35,11 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         stack.stop()
 
 
-async def test_every_socket_gets_its_snapshot_first_then_the_newest_tally(web: Stack) -> None:
+def test_every_socket_gets_its_snapshot_first_then_the_newest_tally(web: Stack) -> None:
+    in_own_loop(snapshot_first_then_newest(web))
+
+
+async def snapshot_first_then_newest(web: Stack) -> None:
     assert web.redis is not None
     layer = RedisPubSubChannelLayer(hosts=[web.redis.url], prefix=web.env["CHANNEL_PREFIX"])
     url = web.url.replace("http", "ws") + "/ws/live/"
