@@ -101,7 +101,10 @@ async def probe(ws: ClientConnection, snapshot: dict, pair: tuple[int, int], cou
             sent = time.perf_counter()
             await ws.send(json.dumps({"type": "vote", "prompt_id": pair[side]}))
             try:
-                await asyncio.wait_for(shown.wait(), PROBE_GIVE_UP_S)
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow the cancellation that
+                # ends the level when the tally arrives in the same instant, and the level never ends.
+                async with asyncio.timeout(PROBE_GIVE_UP_S):
+                    await shown.wait()
                 if counters.measuring:
                     counters.delays_ms.append((time.perf_counter() - sent) * 1000)
             except TimeoutError:
@@ -142,17 +145,14 @@ async def run_load(
     tasks += [asyncio.create_task(voter(ws, public, per_voter_rate, counters)) for ws, _ in voters]
     tasks += [asyncio.create_task(watcher(ws, counters)) for ws, _ in watching]
     await asyncio.sleep(2.0)  # warm up: every voter has started its schedule
-    print("  (warm)", file=sys.stderr)
     cpu_before, wall_before = measure_cpu(), time.monotonic()
     counters.measuring = True
     await asyncio.sleep(seconds)
     counters.measuring = False
     cpu_after, wall = measure_cpu(), time.monotonic() - wall_before
-    print("  (measured)", file=sys.stderr)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    print("  (cancelled)", file=sys.stderr)
     # All at once: an overloaded server answers each closing handshake late.
     closing = time.monotonic()
     await asyncio.gather(*(ws.close() for ws, _ in [*sockets, *watching]), return_exceptions=True)
