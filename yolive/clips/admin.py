@@ -10,4 +10,10 @@ class ClipAdmin(admin.ModelAdmin):
     list_display = ("id", "round", "prompt", "status", "progress", "preset", "seed", "created_at", "aired_at")
     list_filter = ("status", "preset")
     raw_id_fields = ("round", "prompt")
-    readonly_fields = ("timings", "cache_stats", "error", "frames_path", "archive_path")
+    # The status and its moments move only through yolive.clips.lifecycle (the worker, the broadcaster; a
+    # moderator skips a clip from the panel), which guards each change and tells viewers; an edit here would
+    # do neither.
+    readonly_fields = (
+        "status", "progress", "started_at", "ready_at", "aired_at", "finished_at",
+        "timings", "cache_stats", "error", "frames_path", "archive_path",
+    )  # fmt: skip
