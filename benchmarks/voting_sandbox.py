@@ -111,8 +111,9 @@ class Sandbox:
 
     def web_cpu(self) -> float:
         """CPU seconds of every process serving, so far (a worker that has exited is not counted)."""
+        assert self.web is not None
         total = 0.0
-        for pid in {self.web.pid if self.web else 0, *self.web_processes()} - {0}:
+        for pid in {self.web.pid, *self.web_processes()}:
             with contextlib.suppress(FileNotFoundError):
                 total += cpu_seconds(pid)
         return total

@@ -1,10 +1,11 @@
 import re
-from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
 
 from frontend import clip_pages
+from tests.helpers.streaming import make_clip
 from yolive.clips.models import Clip
 from yolive.voting.models import Prompt, Round
 from yolive.voting.services import prompt_view
@@ -13,28 +14,17 @@ pytestmark = pytest.mark.django_db
 
 
 def aired_clip(number: int, text: str = "", status: str = Clip.Status.AIRED, archived: bool = True) -> Clip:
-    now = timezone.now()
-    round_ = Round.objects.create(
-        number=number, opens_at=now - timedelta(seconds=10), ends_at=now, state=Round.State.CLOSED
+    clip = make_clip(
+        Path(), number, status=status, text=text or f"a lighthouse keeper finds a map, part {number}"
     )
-    prompt = Prompt.objects.create(
-        text=text or f"a lighthouse keeper finds a map, part {number}",
-        normalized_text=f"part {number}",
-        round=round_,
-        status=Prompt.Status.AIRED,
+    Prompt.objects.filter(id=clip.prompt_id).update(status=Prompt.Status.AIRED)
+    Round.objects.filter(id=clip.round_id).update(tallies={str(clip.prompt_id): 3, "999": 2}, total_votes=5)
+    archive = f"archive/{number}/index.m3u8" if archived else ""
+    Clip.objects.filter(id=clip.id).update(
+        width=512, height=288, aired_at=timezone.now(), archive_path=archive
     )
-    Round.objects.filter(id=round_.id).update(tallies={str(prompt.id): 3, "999": 2}, total_votes=5)
-    return Clip.objects.create(
-        round=round_,
-        prompt=prompt,
-        seed=number,
-        preset="tiny",
-        status=status,
-        width=512,
-        height=288,
-        aired_at=now,
-        archive_path=f"archive/{number}/index.m3u8" if archived else "",
-    )
+    clip.refresh_from_db()
+    return clip
 
 
 def meta(html: str, key: str) -> str:

@@ -41,9 +41,12 @@ def announce(clip: Clip) -> None:
         log.exception("could not publish clip %s", clip.id)
 
 
-def _move(clip_id: int, leaving: Iterable[str], **fields: Any) -> Clip | None:
-    """Apply `fields` if the clip is in one of `leaving`; the clip as it now is, announced, or None."""
-    if not Clip.objects.filter(id=clip_id, status__in=list(leaving)).update(**fields):
+def _move(
+    clip_id: int, leaving: Iterable[str], only_if: dict[str, Any] | None = None, **fields: Any
+) -> Clip | None:
+    """Apply `fields` if the clip is in one of `leaving` (and matches `only_if`); the clip as it now is,
+    announced, or None."""
+    if not Clip.objects.filter(id=clip_id, status__in=list(leaving), **(only_if or {})).update(**fields):
         return None
     clip = Clip.objects.select_related("round", "prompt").get(id=clip_id)
     announce(clip)
@@ -62,14 +65,9 @@ def start_rendering(clip_id: int) -> Clip | None:
 
 def take_over_rendering(clip: Clip) -> Clip | None:
     """A render whose worker is gone: start it again, if nobody else has since `clip` was read."""
-    taken = Clip.objects.filter(id=clip.id, status=Status.RENDERING, started_at=clip.started_at).update(
-        started_at=timezone.now(), progress=0.0
+    return _move(
+        clip.id, [Status.RENDERING], {"started_at": clip.started_at}, started_at=timezone.now(), progress=0.0
     )
-    if not taken:
-        return None
-    fresh = Clip.objects.select_related("round", "prompt").get(id=clip.id)
-    announce(fresh)
-    return fresh
 
 
 def report_progress(clip_id: int, progress: float) -> Clip | None:
