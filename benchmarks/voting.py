@@ -14,6 +14,10 @@ share of one core it took. Reported, in one run, side by side:
   websockets server writing one pre-encoded frame of the same size to as many sockets (benchmarks/floor.py);
 - a crowd of watchers beside voters; two web processes on one port against one process with half the load;
 - the same small load twice, coalesced ticks vs one broadcast per vote (TALLY_BROADCAST=per_vote).
+
+With `--versus REV` it runs only the levels, alternating between the web process of this checkout and of
+REV (a git worktree; the same Redis, database and conductor), `--rounds` times: one version against another
+in one run, on a machine whose speed drifts.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ import asyncio
 import json
 import os
 import signal
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -31,7 +37,7 @@ from typing import Any
 from benchmarks import charts
 from benchmarks.loadclient import run_load
 from benchmarks.voting_redis import publish_cost, vote_cost
-from benchmarks.voting_sandbox import Sandbox, seed_candidates
+from benchmarks.voting_sandbox import ROOT, Sandbox, seed_candidates
 
 TALLY_HZ = 4.0  # the setting's default, which the floor server matches
 WEB_CPUS = {0}  # where the web process runs when the machine has two cores; the rest runs on the others
@@ -42,14 +48,21 @@ def pinned() -> bool:
 
 
 def level(
-    sandbox: Sandbox, viewers: int, rate: float, seconds: float, seeded: Any, watchers: int = 0
+    sandbox: Sandbox,
+    viewers: int,
+    rate: float,
+    seconds: float,
+    seeded: Any,
+    watchers: int = 0,
+    quiet: bool = False,
 ) -> dict[str, Any]:
     public, pairs = seeded
     url = f"ws://127.0.0.1:{sandbox.web_port}/ws/live/"
     origin = f"http://127.0.0.1:{sandbox.web_port}"
     load = run_load(url, origin, viewers, rate, seconds, public, pairs, sandbox.web_cpu, watchers=watchers)
     result = asyncio.run(load)
-    print(row(result), flush=True)
+    if not quiet:
+        print(row(result), flush=True)
     return result
 
 
@@ -68,7 +81,8 @@ def floor_level(
 
 HEADER = (
     "| viewers (+ watchers) | offered votes/s | accepted votes/s | refused | vote-to-tally p50 | p99 | "
-    "samples (misses) | tallies/s per client | web CPU |\n|---|---|---|---|---|---|---|---|---|"
+    "samples (misses) | tallies/s per client | web CPU | load CPU |\n"
+    "|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -81,7 +95,7 @@ def row(r: dict[str, Any]) -> str:
         f"| {r['viewers']}{watching(r)} | {r['offered_votes_per_s']:.0f} | {r['accepted_votes_per_s']:.0f} | "
         f"{r['refused']} | "
         f"{r['delay_p50_ms']:.0f} ms | {r['delay_p99_ms']:.0f} ms | {r['delay_samples']} ({r['misses']}) | "
-        f"{r['tallies_per_probe_per_s']:.1f} | {r['web_cpu_percent']:.0f} % |"
+        f"{r['tallies_per_probe_per_s']:.1f} | {r['web_cpu_percent']:.0f} % | {r['load_cpu_percent']:.0f} % |"
     )
 
 
@@ -97,6 +111,8 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="web processes against one (1 to skip)")
     parser.add_argument("--deflate", action="store_true", help="let sockets negotiate permessage-deflate")
     parser.add_argument("--charts", type=Path, default=charts.CHARTS_DIR, help="where voting.png is drawn")
+    parser.add_argument("--versus", metavar="REV", help="only the levels, this checkout against git REV's")
+    parser.add_argument("--rounds", type=int, default=2, help="alternations of --versus")
     args = parser.parse_args()
     levels = [int(n) for n in args.levels.split(",") if n]
     web_cpus = WEB_CPUS if pinned() else None
@@ -112,6 +128,9 @@ def main() -> None:
         deflate = "on" if args.deflate else "off"
         where = "web on core 0, the rest on the others" if web_cpus else "not pinned (one core)"
         print(f"load: one asyncio process, 20 probes; web: one uvicorn process, deflate {deflate}; {where}\n")
+        if args.versus:
+            versus(sandbox, args, levels, seeded, web_cpus)
+            return
         print("Coalesced ticks (TALLY_BROADCAST=tick):\n" + HEADER, flush=True)
         sandbox.start_web("tick", args.deflate, cpus=web_cpus)
         results = [level(sandbox, viewers, float(viewers), args.seconds, seeded) for viewers in levels]
@@ -136,6 +155,26 @@ def main() -> None:
         print(f"\n(took {time.monotonic() - started:.0f} s; server logs in {sandbox.log_path})")
     finally:
         sandbox.close()
+
+
+def versus(
+    sandbox: Sandbox, args: argparse.Namespace, levels: list[int], seeded: Any, web_cpus: set[int] | None
+) -> None:
+    with tempfile.TemporaryDirectory(prefix="yolive-versus-") as folder:
+        other = Path(folder) / "tree"
+        git = ["git", "-C", str(ROOT)]
+        subprocess.run([*git, "worktree", "add", "--detach", str(other), args.versus], check=True)
+        try:
+            print(HEADER.replace("| viewers", "| web process | viewers", 1) + "---|", flush=True)
+            for _ in range(args.rounds):
+                for name, root in (("this checkout", ROOT), (args.versus, other)):
+                    sandbox.start_web("tick", args.deflate, cpus=web_cpus, root=root)
+                    for viewers in levels:
+                        result = level(sandbox, viewers, float(viewers), args.seconds, seeded, quiet=True)
+                        print(f"| {name} {row(result)}", flush=True)
+            sandbox.stop_web()
+        finally:
+            subprocess.run([*git, "worktree", "remove", "--force", str(other)], check=False)
 
 
 def print_floor(sandbox: Sandbox, args: argparse.Namespace, seeded: Any, web_cpus: set[int] | None) -> None:

@@ -63,15 +63,22 @@ class Sandbox:
         self._spawn([*manage, "conduct"])
 
     def start_web(
-        self, broadcast: str, deflate: bool = False, processes: int = 1, cpus: set[int] | None = None
+        self,
+        broadcast: str,
+        deflate: bool = False,
+        processes: int = 1,
+        cpus: set[int] | None = None,
+        root: Path = ROOT,
     ) -> None:
-        """The web process as yolive.serve runs it (`processes` uvicorn workers on one port), on `cpus`."""
+        """The web process as yolive.serve runs it (its application factory, `processes` uvicorn workers on
+        one port), on `cpus`; from the code in `root` (another checkout, to compare two versions)."""
         self.stop_web()
         self.web_port = free_port()
         env = dict(self.env, TALLY_BROADCAST=broadcast)
         # As yolive.serve runs it: compressing every tally for every socket would cost more CPU than the
         # whole vote path (measured: docs/benchmarks.md).
-        uvicorn = [sys.executable, "-m", "uvicorn", "yolive.asgi:application", "--ws", "websockets"]
+        app = ["yolive.serve:application", "--factory"]
+        uvicorn = [sys.executable, "-m", "uvicorn", *app, "--ws", "websockets"]
         uvicorn += ["--ws-per-message-deflate", "true" if deflate else "false"]
         where = [
             "--host",
@@ -83,7 +90,7 @@ class Sandbox:
             "warning",
             *(["--workers", str(processes)] if processes > 1 else []),
         ]
-        self.web = self._spawn([*uvicorn, *where], env=env)
+        self.web = self._spawn([*uvicorn, *where], env=env, cwd=root)
         if cpus:
             os.sched_setaffinity(self.web.pid, cpus)  # its workers, forked later, inherit it
         self._wait_listening(self.web_port)
@@ -134,8 +141,10 @@ class Sandbox:
             self.processes.remove(self.web)
             self.web = None
 
-    def _spawn(self, cmd: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-        process = subprocess.Popen(cmd, cwd=ROOT, env=env or self.env, stdout=self.log, stderr=self.log)
+    def _spawn(
+        self, cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT
+    ) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(cmd, cwd=cwd, env=env or self.env, stdout=self.log, stderr=self.log)
         self.processes.append(process)
         return process
 

@@ -1,9 +1,10 @@
 """The one place that knows group names and builds event payloads: domain code publishes here once it commits.
 
 Every event is a JSON-safe dict with a `type` (docs/protocol.md describes each). Consumers forward it to
-their sockets unchanged, so a service never imports Channels and a consumer never decides what happened.
-The builders take plain values, not models, so every layer can use this module and it imports none of
-them. Only a socket's direct replies (`snapshot`, `submitted`, `voted`, errors) are built by its consumer.
+their sockets unchanged, so a service never imports Channels and a consumer never decides what happened
+(`restriction_changed` alone is for the web processes, not for viewers). The builders take plain values,
+not models, so every layer can use this module and it imports none of them. Only a socket's direct replies
+(`snapshot`, `submitted`, `voted`, errors) are built by its consumer.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ VIEWERS = "viewers"  # every socket on /ws/live/
 MODERATORS = "moderators"  # every staff socket on /ws/mod/
 # The ticker's tallies: each web process joins once and writes one encoded copy to each of its viewer sockets.
 TALLIES = "viewers.tallies"
+# Restrictions made, lifted or changed: each web process joins once and tells the sockets they may concern.
+RESTRICTIONS = "viewers.restrictions"
 
 
 def viewer_group(viewer_key: str) -> str:
@@ -126,6 +129,12 @@ def held(
 def banned(message: str) -> Event:
     """To a viewer just timed out or banned: the page shows it, the socket reads the restriction again."""
     return {"type": "error", "code": "banned", "message": message}
+
+
+def restriction_changed(viewer_id: int, address: str) -> Event:
+    """For the web processes, not for viewers: sockets of this viewer, or from this network, read their
+    restriction again (a timeout or ban made, lifted, edited or deleted)."""
+    return {"type": "restriction_changed", "viewer_id": viewer_id, "address": address}
 
 
 def audit(entry_id: int, at: datetime, actor: str, action: str, target: str, detail: dict[str, Any]) -> Event:

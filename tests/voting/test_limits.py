@@ -1,8 +1,10 @@
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 
 from tests.helpers.voting import new_session, open_round, submit
-from yolive.moderation.desk.actions import restrict_viewer
+from yolive.moderation.desk.actions import lift_restriction, restrict_viewer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -80,3 +82,63 @@ async def test_a_viewer_banned_before_connecting_is_refused_from_the_first_frame
     assert "retry_after" not in reply, "a ban has no end"
     other = await make_viewer(ip="10.0.0.2")  # the ban also covers bob's address: another network is free
     assert (await other.ask({"type": "vote", "prompt_id": kite["id"]}))["type"] == "voted"
+
+
+async def answer_once_told(viewer, frame: dict, wanted: str, seconds: float = 5.0) -> dict:
+    """Ask until the reply is `wanted` (a type or an error code): restriction changes reach an open socket
+    through pub/sub, a moment after they commit."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        reply = await viewer.ask(frame)
+        if wanted in (reply["type"], reply.get("code")) or asyncio.get_running_loop().time() > deadline:
+            return reply
+        await asyncio.sleep(0.05)
+
+
+async def test_an_open_socket_from_a_restricted_network_is_refused_and_freed_without_reconnecting(
+    make_viewer, settings
+):
+    settings.VOTES_PER_WINDOW = 1000  # the test asks again until the change has arrived
+    await open_round()
+    bob = await make_viewer(ip="192.0.2.9")
+    kite = await submit(bob, "a red kite over the dunes")
+    housemate = await make_viewer(ip="192.0.2.9")  # another browser on bob's network, already connected
+    vote = {"type": "vote", "prompt_id": kite["id"]}
+    assert (await housemate.ask(vote))["type"] == "voted"
+
+    restriction = await database_sync_to_async(restrict_viewer)(bob.key, None, "raid", None)
+    refused = await answer_once_told(housemate, vote, "banned")
+    assert refused["code"] == "banned" and "raid" in refused["message"]
+
+    await database_sync_to_async(lift_restriction)(restriction.pk, None)
+    assert (await answer_once_told(housemate, vote, "voted"))["type"] == "voted"
+
+
+async def test_a_timeout_that_runs_out_frees_an_open_socket(make_viewer):
+    await open_round()
+    bob = await make_viewer()
+    kite = await submit(bob, "a red kite over the dunes")
+    alice = await make_viewer(ip="198.51.100.4")
+    vote = {"type": "vote", "prompt_id": kite["id"]}
+    await database_sync_to_async(restrict_viewer)(alice.key, None, "cooling off", 1)
+    await alice.until("error")
+    assert (await alice.ask(vote))["code"] == "banned"
+
+    await asyncio.sleep(1.2)
+
+    assert (await alice.ask(vote))["type"] == "voted"
+
+
+async def test_a_restriction_deleted_in_the_admin_frees_the_open_socket_at_once(make_viewer, settings):
+    settings.VOTES_PER_WINDOW = 1000
+    await open_round()
+    bob = await make_viewer()
+    kite = await submit(bob, "a red kite over the dunes")
+    alice = await make_viewer(ip="198.51.100.5")
+    vote = {"type": "vote", "prompt_id": kite["id"]}
+    restriction = await database_sync_to_async(restrict_viewer)(alice.key, None, "by mistake", None)
+    await alice.until("error")
+
+    await database_sync_to_async(restriction.delete)()  # what the admin's delete does: no desk action
+
+    assert (await answer_once_told(alice, vote, "voted"))["type"] == "voted"

@@ -18,6 +18,7 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils.timezone import now
 
 from yolive import events, metrics
 from yolive import keys as redis_keys
@@ -31,9 +32,10 @@ log = logging.getLogger(__name__)
 
 # Room for a full prompt written entirely in \\uXXXX escapes, and not much more.
 MAX_FRAME_CHARS = max(4096, settings.PROMPT_MAX_CHARS * 6 + 256)
-# Restrictions are read at connect, again when moderation announces one to this viewer, and at least this
-# often (timeouts run out, bans are lifted); never once per vote.
-RESTRICTION_RECHECK_S = 30.0
+# Restrictions are read at connect and again when one may concern this socket (`restriction_changed`, or a
+# timeout running out); never once per vote, never on a timer for every socket. Events are best-effort (a
+# Redis restart loses those in flight), so a socket also reads its restriction again at least this often.
+RESTRICTION_RECHECK_S = 600.0
 # Votes may use a round id this process read this recently; a vote that finds it closed looks again.
 CURRENT_ROUND_CACHE_S = 0.5
 RESYNCS_PER_WINDOW = 5  # a snapshot costs a few queries: enough for a reconnecting page, not a loop
@@ -80,7 +82,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.viewer, self._restriction = await database_sync_to_async(services.identify)(
             self.scope.get("session"), self.scope.get("user"), self.ip if client[0] else None
         )
-        self._restriction_checked_at = time.monotonic()
+        self._restriction_read_at = time.monotonic()
         self.connection = self.scope.get(CONNECTION)
         self.groups = [events.VIEWERS, events.viewer_group(self.viewer.key)]
         for group in self.groups:
@@ -116,7 +118,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     async def event_forward(self, message: dict[str, Any]) -> None:
         if message["event"].get("code") == "banned":  # a moderator just restricted this viewer
-            self._restriction_checked_at = float("-inf")
+            self.restriction_changed()
         try:
             await self.send_json(message["event"])
         except RuntimeError:
@@ -202,12 +204,21 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.check_allowed("resync")
         await self.send_json(await build_snapshot(self.viewer))
 
+    def restriction_concerns(self, viewer_id: int, address: str) -> bool:
+        return services.restriction_concerns(viewer_id, address, self.viewer, self.ip)
+
+    def restriction_changed(self) -> None:
+        """Read the restriction again before the next submit or vote (the fan-out and the `banned` notice)."""
+        self._restriction_read_at = float("-inf")
+
     async def check_restriction(self) -> None:
-        if time.monotonic() - self._restriction_checked_at > RESTRICTION_RECHECK_S:
+        restriction = self._restriction
+        ran_out = restriction is not None and restriction.until is not None and restriction.until <= now()
+        if ran_out or time.monotonic() - self._restriction_read_at > RESTRICTION_RECHECK_S:
             self._restriction = await database_sync_to_async(services.restriction_for)(self.viewer)
-            self._restriction_checked_at = time.monotonic()
+            self._restriction_read_at = time.monotonic()
         if self._restriction is not None:
-            raise self._restriction
+            raise services.refusal(self._restriction)
 
     async def check_allowed(self, action: str) -> None:
         """Bans and timeouts first, then the rate limits of this viewer and this IP (votes: see cast)."""

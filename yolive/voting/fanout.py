@@ -1,4 +1,5 @@
-"""Tallies to every viewer socket of this web process: received once, encoded once, written to each socket.
+"""Events for every viewer socket of this web process, received once: tallies (encoded once, written to each
+socket) and restriction changes (routed to the sockets they may concern).
 
 A tally goes to every viewer a few times a second, so its per-socket cost is what limits a web process.
 Through the channel layer each socket would decode and re-encode the same message, and each write would be
@@ -8,6 +9,9 @@ with `websockets.broadcast` (one encode, a frame per socket straight onto its tr
 the one thing that leaves the Channels path, and it only writes: each socket was opened, origin-checked
 and identified by Channels, and every frame a viewer sends still goes through its consumer. Where the
 server offers no connection (daphne, the tests' communicator), each socket is sent through Channels.
+
+Restriction changes arrive the same way, once per process rather than once per socket, and mark the
+sockets they may concern (that viewer's, or any from that network) to read theirs again.
 
 Tallies carry absolute counts, so a socket still busy with one skips those that arrive meanwhile and is
 sent the newest when it is done. A socket joins held: the protocol promises the snapshot first, so the
@@ -54,12 +58,16 @@ class Socket(Protocol):
     tally_missed: bool  # a tally arrived while busy: send the newest when the write is done
     connection: WebSocketCommonProtocol | None  # the server's own, to write to directly
 
+    def restriction_concerns(self, viewer_id: int, address: str) -> bool: ...
+
+    def restriction_changed(self) -> None: ...
+
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
     ) -> Any: ...
 
 
-class TallyFanout:
+class Fanout:
     def __init__(self) -> None:
         self.sockets: set[Socket] = set()
         self._task: asyncio.Task[None] | None = None
@@ -94,15 +102,26 @@ class TallyFanout:
         layer = get_channel_layer()
         assert layer is not None, "CHANNEL_LAYERS is not configured"
         channel = await layer.new_channel()
-        await layer.group_add(events.TALLIES, channel)
+        groups = (events.TALLIES, events.RESTRICTIONS)
+        for group in groups:
+            await layer.group_add(group, channel)
         self._ready.set()
         try:
             while True:
-                message = await layer.receive(channel)
-                self.deliver(json.dumps(message["event"]))
+                event = (await layer.receive(channel))["event"]
+                if event["type"] == "restriction_changed":
+                    self.restriction_changed(event["viewer_id"], event["address"])
+                else:
+                    self.deliver(json.dumps(event))
         finally:
-            with contextlib.suppress(Exception):
-                await asyncio.shield(layer.group_discard(events.TALLIES, channel))
+            for group in groups:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(layer.group_discard(group, channel))
+
+    def restriction_changed(self, viewer_id: int, address: str) -> None:
+        for socket in self.sockets:
+            if socket.restriction_concerns(viewer_id, address):
+                socket.restriction_changed()
 
     def deliver(self, text: str) -> None:
         received = time.perf_counter()
@@ -147,12 +166,12 @@ class TallyFanout:
             socket.tally_busy = False
 
 
-_fanouts: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, TallyFanout] = weakref.WeakKeyDictionary()
+_fanouts: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Fanout] = weakref.WeakKeyDictionary()
 
 
-def fanout() -> TallyFanout:
+def fanout() -> Fanout:
     """This process's fan-out (one per event loop)."""
     loop = asyncio.get_running_loop()
     if loop not in _fanouts:
-        _fanouts[loop] = TallyFanout()
+        _fanouts[loop] = Fanout()
     return _fanouts[loop]

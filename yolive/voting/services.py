@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from yolive import events
 from yolive.clips.models import Clip
+from yolive.moderation.models import Restriction
 from yolive.moderation.policy import bans, gate
 from yolive.moderation.policy import text as text_forms
 from yolive.voting import tally
@@ -74,21 +75,37 @@ def viewer_for_socket(session: Any, user: Any, ip: str | None) -> Viewer:
     return viewer
 
 
-def identify(session: Any, user: Any, ip: str | None) -> tuple[Viewer, VotingError | None]:
+def identify(session: Any, user: Any, ip: str | None) -> tuple[Viewer, Restriction | None]:
     """The socket's Viewer and the restriction in force for it, in one trip to the database."""
     viewer = viewer_for_socket(session, user, ip)
     return viewer, restriction_for(viewer)
 
 
-def restriction_for(viewer: Viewer) -> VotingError | None:
-    """The `banned` error for a timed-out or banned viewer, else None. The one place bans reach voting."""
-    restriction = bans.active_restriction(viewer.pk, viewer.last_ip)
-    if restriction is None:
-        return None
+def restriction_for(viewer: Viewer) -> Restriction | None:
+    """The timeout or ban in force for this viewer (or its network), else None. The one place bans reach
+    voting: a socket holds the answer until `restriction_changed` concerns it or the timeout runs out."""
+    return bans.active_restriction(viewer.pk, viewer.last_ip)
+
+
+def refusal(restriction: Restriction) -> VotingError:
+    """The `banned` error, with the time left as of now."""
     retry_after = None
     if restriction.until is not None:
         retry_after = max(1, int((restriction.until - timezone.now()).total_seconds()))
     return VotingError("banned", bans.restriction_message(restriction), retry_after)
+
+
+def restriction_concerns(restriction_viewer_id: int, address: str, viewer: Viewer, ip: str) -> bool:
+    """Whether a restriction of `restriction_viewer_id` from `address` may apply to this viewer at `ip`."""
+    return restriction_viewer_id == viewer.pk or (bool(address) and address == bans.address_block(ip))
+
+
+def announce_restriction(sender: Any = None, instance: Restriction | None = None, **_: Any) -> None:
+    """Tell every web process that a restriction changed (a receiver of Restriction's post_save and
+    post_delete; called directly where a guarded update sends no signal)."""
+    assert instance is not None
+    event = events.restriction_changed(instance.viewer_id, instance.address)
+    events.publish_on_commit(events.RESTRICTIONS, event)
 
 
 def submit_prompt(viewer: Viewer, text: str) -> dict[str, Any]:

@@ -70,14 +70,89 @@ def run_script(client: redis.Redis, source: str, keys: list[str], args: list[Any
         return client.eval(source, len(keys), *keys, *args)
 
 
-async def arun_script(client: aredis.Redis, source: str, keys: list[str], args: list[Any]) -> Any:
+async def arun_script(source: str, keys: list[str], args: list[Any]) -> Any:
+    """Run a script from the event loop, in the pipeline of every script called in the same turn of it."""
+    return await _pipeline().call(source, keys, args)
+
+
+async def _run_alone(client: aredis.Redis, source: str, keys: list[str], args: list[Any]) -> Any:
     try:
         return await client.evalsha(_sha(source), len(keys), *keys, *args)
     except redis.exceptions.NoScriptError:
         return await client.eval(source, len(keys), *keys, *args)
 
 
+Call = tuple[str, list[str], list[Any], "asyncio.Future[Any]"]
+
+
+class ScriptPipeline:
+    """Script calls made in one turn of the event loop, sent to Redis as one pipeline on one connection.
+
+    A busy web process receives many votes per turn; one round trip each would cost every vote a connection
+    from the pool, a write and a read of its own, and under load votes queued for connections. A pipeline is
+    not a transaction: each script still runs atomically on its own, in the order the calls were made, and
+    each caller gets its own reply or error.
+    """
+
+    def __init__(self) -> None:
+        self._calls: list[Call] = []
+        self._sending: set[asyncio.Task[None]] = set()  # held so running sends are not garbage-collected
+
+    def call(self, source: str, keys: list[str], args: list[Any]) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        reply: asyncio.Future[Any] = loop.create_future()
+        self._calls.append((source, keys, args, reply))
+        if len(self._calls) == 1:
+            loop.call_soon(self._flush)  # after every task already ready this turn has made its call
+        return reply
+
+    def _flush(self) -> None:
+        calls, self._calls = self._calls, []
+        task = asyncio.create_task(self._send(calls))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    @staticmethod
+    async def _send(calls: list[Call]) -> None:
+        client = get_async_redis()
+        pipe = client.pipeline(transaction=False)
+        for source, keys, args, _ in calls:
+            pipe.evalsha(_sha(source), len(keys), *keys, *args)
+        try:
+            replies = await pipe.execute(raise_on_error=False)
+        except Exception as exc:  # the connection failed: every caller hears it, as from a call of its own
+            for *_, reply in calls:
+                if not reply.done():
+                    reply.set_exception(exc)
+            return
+        for (source, keys, args, reply), result in zip(calls, replies, strict=True):
+            if isinstance(result, redis.exceptions.NoScriptError):  # Redis restarted: load it, once
+                try:
+                    result = await _run_alone(client, source, keys, args)
+                except Exception as exc:
+                    result = exc
+            if reply.done():  # its caller went away (the socket closed)
+                continue
+            if isinstance(result, Exception):
+                reply.set_exception(result)
+            else:
+                reply.set_result(result)
+
+
+_pipelines: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ScriptPipeline] = weakref.WeakKeyDictionary()
+
+
+def _pipeline() -> ScriptPipeline:
+    loop = asyncio.get_running_loop()
+    if loop not in _pipelines:
+        _pipelines[loop] = ScriptPipeline()
+    return _pipelines[loop]
+
+
 _current_cache: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[float, int | None]] = (
+    weakref.WeakKeyDictionary()
+)
+_current_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future[int | None]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -131,9 +206,7 @@ def next_tally(round_id: int, force: bool = False) -> dict[str, Any] | None:
 
 async def anext_tally(round_id: int, force: bool = False) -> dict[str, Any] | None:
     keys = RoundKeys(round_id)
-    reply = await arun_script(
-        get_async_redis(), scripts.NEXT_TALLY, [keys.meta, keys.tally], ["force" if force else ""]
-    )
+    reply = await arun_script(scripts.NEXT_TALLY, [keys.meta, keys.tally], ["force" if force else ""])
     return _tally_event(round_id, reply)
 
 
@@ -154,14 +227,25 @@ def current_round_id() -> int | None:
 
 
 async def acurrent_round_id(max_age_s: float = 0.0) -> int | None:
-    """The open round's id; with max_age_s, a value this process read that recently will do."""
+    """The open round's id; with max_age_s, a value this process read that recently will do.
+
+    Callers that find it stale at the same moment (every vote in flight when it expires) share one read."""
     loop = asyncio.get_running_loop()
     cached = _current_cache.get(loop)
     if cached is not None and loop.time() - cached[0] <= max_age_s:
         return cached[1]
+    reading = _current_reads.get(loop)
+    if reading is None:
+        reading = _current_reads[loop] = asyncio.ensure_future(_read_current_round(loop))
+        reading.add_done_callback(lambda _: _current_reads.pop(loop, None))
+    return await asyncio.shield(reading)  # one caller going away does not cancel the others' read
+
+
+async def _read_current_round(loop: asyncio.AbstractEventLoop) -> int | None:
+    read_at = loop.time()
     value = await get_async_redis().get(redis_keys.current_round())
     round_id = int(value) if value else None
-    _current_cache[loop] = (loop.time(), round_id)
+    _current_cache[loop] = (read_at, round_id)
     return round_id
 
 
@@ -186,7 +270,7 @@ async def cast_vote(round_id: int, viewer_key: str, prompt_id: int, ip: str, lim
     keys = RoundKeys(round_id)
     counters = [f"{keys.tag}:limit:viewer:{viewer_key}", f"{keys.tag}:limit:ip:{ip}"]
     args = [viewer_key, prompt_id, limits.per_viewer, limits.per_ip, limits.window_s]
-    outcome: str = await arun_script(get_async_redis(), scripts.CAST_VOTE, [*keys.all(), *counters], args)
+    outcome: str = await arun_script(scripts.CAST_VOTE, [*keys.all(), *counters], args)
     return outcome
 
 
@@ -207,5 +291,5 @@ async def read_round(
 
 async def hit_limit(keys: list[str], limits: list[int], window_s: int) -> int:
     """0 when the action is allowed (and counted), else the seconds until it is."""
-    wait: int = await arun_script(get_async_redis(), scripts.HIT_LIMIT, keys, [*limits, window_s])
+    wait: int = await arun_script(scripts.HIT_LIMIT, keys, [*limits, window_s])
     return wait

@@ -22,6 +22,7 @@ from yolive.moderation.policy.levels import forget_cached_levels
 from yolive.moderation.policy.terms import forget_cached_terms
 from yolive.moderation.policy.text import normalize
 from yolive.moderation.signals import prompt_approved
+from yolive.voting import services
 from yolive.voting.models import Prompt, Round, Viewer
 
 log = logging.getLogger(__name__)
@@ -129,6 +130,7 @@ def lift_restriction(restriction_id: int, moderator: Any) -> Restriction:
         restriction = Restriction.objects.select_related("viewer").get(pk=restriction_id)
         viewer = restriction.viewer
         audit.record(moderator, "lift_restriction", str(viewer), viewer_key=viewer.key)
+        services.announce_restriction(instance=restriction)  # the guarded update sent no post_save
     return restriction
 
 
