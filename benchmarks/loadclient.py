@@ -3,7 +3,9 @@
 Voters vote for random public candidates at a given total rate and count their acks. Probes own two
 candidates each and alternate their vote between them, so the first tally whose counts show the switch is
 the one that carries their vote: the time from sending to receiving it is the vote-to-tally delay.
-Watchers only count the frames they receive (the crowd that watches and does not vote).
+Watchers only count the frames they receive (the crowd that watches and does not vote), on raw sockets
+(FrameCounter): a client library decoding every tally would cost the one load process more than the server
+spends writing them, and the figures would measure the client.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.typing import Origin
@@ -71,9 +74,102 @@ async def voter(ws: ClientConnection, public: list[int], rate: float, counters: 
         reader.cancel()
 
 
-async def watcher(ws: ClientConnection, counters: Counters) -> None:
-    async for _ in ws:
-        counters.frames += counters.measuring
+class FrameCounter(asyncio.Protocol):
+    """A watching socket that does only what a client must: the opening handshake, a pong for each ping,
+    and a count of the server's data frames, read from their headers (server frames are never masked)."""
+
+    def __init__(self, counters: Counters) -> None:
+        self.counters = counters
+        self.opened: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.transport: asyncio.Transport | None = None
+        self.head = bytearray()  # the handshake's response, then each frame's header as it arrives
+        self.skip = 0  # payload bytes of the current frame still to come
+        self.ping: bytearray | None = None  # the payload of a ping being read, to send back
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(exc or ConnectionError("closed during the handshake"))
+
+    def data_received(self, data: bytes) -> None:
+        if not self.opened.done():
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not self.head.startswith(b"HTTP/1.1 101"):
+                self.opened.set_exception(ConnectionError(bytes(self.head[:40]).decode(errors="replace")))
+                return
+            data, self.head = bytes(self.head[end + 4 :]), bytearray()
+            self.opened.set_result(None)
+        i = 0
+        while i < len(data):
+            if self.skip:
+                taken = data[i : i + self.skip]
+                self.skip -= len(taken)
+                i += len(taken)
+                if self.ping is not None:
+                    self.ping += taken
+                    if not self.skip:
+                        self._pong(bytes(self.ping))
+                continue
+            i += self._read_header(data, i)
+
+    def _read_header(self, data: bytes, i: int) -> int:
+        """Take header bytes from data[i:]; returns how many were taken."""
+        before = len(self.head)
+        self.head += data[i : i + 14 - before]  # 14: the longest header
+        if len(self.head) < 2:
+            return len(self.head) - before
+        length = self.head[1] & 0x7F
+        size = 2 + {126: 2, 127: 8}.get(length, 0)
+        if len(self.head) < size:
+            return len(self.head) - before
+        if length >= 126:
+            length = int.from_bytes(self.head[2:size], "big")
+        opcode, self.head = self.head[0] & 0x0F, bytearray()
+        self.skip = length
+        self.ping = bytearray() if opcode == 0x9 else None
+        if opcode in (0x1, 0x2):  # text or binary: a tally (or the snapshot, before measuring)
+            self.counters.frames += self.counters.measuring
+        elif opcode == 0x9 and not length:
+            self._pong(b"")
+        elif opcode == 0x8 and self.transport is not None:  # the server closes
+            self.transport.close()
+        return size - before
+
+    def _pong(self, payload: bytes) -> None:
+        # A client frame must be masked; a zero mask leaves the payload as it is.
+        if self.transport is not None:
+            self.transport.write(bytes([0x8A, 0x80 | len(payload), 0, 0, 0, 0]) + payload)
+        self.ping = None
+
+
+async def open_watchers(
+    url: str, origin: str, count: int, batch: int, counters: Counters
+) -> list[FrameCounter]:
+    parts = urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    request = (
+        f"GET {parts.path or '/'} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        f"Sec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n"
+    ).encode()
+    loop = asyncio.get_running_loop()
+
+    async def one() -> FrameCounter:
+        transport, watcher = await loop.create_connection(lambda: FrameCounter(counters), host, port)
+        transport.write(request)
+        await asyncio.wait_for(watcher.opened, 60)
+        return watcher
+
+    watchers: list[FrameCounter] = []
+    for start in range(0, count, batch):
+        watchers += await asyncio.gather(*(one() for _ in range(min(batch, count - start))))
+    return watchers
 
 
 async def probe(ws: ClientConnection, snapshot: dict, pair: tuple[int, int], counters: Counters) -> None:
@@ -132,10 +228,10 @@ async def run_load(
 
     `viewers` vote (the first len(pairs) of them as probes); `watchers` more sockets only receive."""
     opening = time.monotonic()
-    sockets = await open_sockets(url, origin, viewers, batch, greeted)
-    watching = await open_sockets(url, origin, watchers, batch, greeted)
-    print(f"  ({viewers + watchers} sockets open in {time.monotonic() - opening:.0f} s)", file=sys.stderr)
     counters = Counters()
+    sockets = await open_sockets(url, origin, viewers, batch, greeted)
+    watching = await open_watchers(url, origin, watchers, batch, counters)
+    print(f"  ({viewers + watchers} sockets open in {time.monotonic() - opening:.0f} s)", file=sys.stderr)
     voters = sockets[len(pairs) :]
     per_voter_rate = votes_per_s / max(1, len(voters))
     tasks = [
@@ -143,7 +239,6 @@ async def run_load(
         for (ws, snap), pair in zip(sockets, pairs, strict=False)
     ]
     tasks += [asyncio.create_task(voter(ws, public, per_voter_rate, counters)) for ws, _ in voters]
-    tasks += [asyncio.create_task(watcher(ws, counters)) for ws, _ in watching]
     await asyncio.sleep(2.0)  # warm up: every voter has started its schedule
     cpu_before, wall_before, load_before = measure_cpu(), time.monotonic(), time.process_time()
     counters.measuring = True
@@ -159,7 +254,10 @@ async def run_load(
     await asyncio.gather(*tasks, return_exceptions=True)
     # All at once: an overloaded server answers each closing handshake late.
     closing = time.monotonic()
-    await asyncio.gather(*(ws.close() for ws, _ in [*sockets, *watching]), return_exceptions=True)
+    await asyncio.gather(*(ws.close() for ws, _ in sockets), return_exceptions=True)
+    for watcher in watching:
+        if watcher.transport is not None:
+            watcher.transport.close()
     print(f"  (closed in {time.monotonic() - closing:.0f} s)", file=sys.stderr)
     cpu = cpu_after - cpu_before
     return {

@@ -90,7 +90,8 @@ def registered_admins() -> list[admin.ModelAdmin]:
 def test_every_admin_class_the_project_defines_is_the_one_its_model_is_shown_with():
     registered = registered_admins()
     admin_modules = re.compile(r"yolive(\.\w+)*\.admin")
-    modules = [m for name, m in list(sys.modules.items()) if admin_modules.fullmatch(name)]
+    # A copy in one step: another thread (a server under test) may import while this reads.
+    modules = [m for name, m in sys.modules.copy().items() if admin_modules.fullmatch(name)]
     defined = [
         cls
         for module in modules
