@@ -227,10 +227,11 @@ async def run_load(
     """Connect, warm up, measure for `seconds`, disconnect; returns the figures of this level.
 
     `viewers` vote (the first len(pairs) of them as probes); `watchers` more sockets only receive."""
-    opening = time.monotonic()
+    opening, opening_cpu = time.monotonic(), measure_cpu()
     counters = Counters()
     sockets = await open_sockets(url, origin, viewers, batch, greeted)
     watching = await open_watchers(url, origin, watchers, batch, counters)
+    connect_cpu = measure_cpu() - opening_cpu
     print(f"  ({viewers + watchers} sockets open in {time.monotonic() - opening:.0f} s)", file=sys.stderr)
     voters = sockets[len(pairs) :]
     per_voter_rate = votes_per_s / max(1, len(voters))
@@ -276,6 +277,8 @@ async def run_load(
         "web_cpu_percent": 100 * cpu / wall,
         # Near 100 %, the figures measure this client more than the server.
         "load_cpu_percent": 100 * load_cpu / wall,
+        # What a crowd arriving at once costs: identity, restriction and snapshot, per socket opened.
+        "connect_cpu_ms": 1000 * connect_cpu / max(1, viewers + watchers),
     }
 
 

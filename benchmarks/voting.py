@@ -81,8 +81,8 @@ def floor_level(
 
 HEADER = (
     "| viewers (+ watchers) | offered votes/s | accepted votes/s | refused | vote-to-tally p50 | p99 | "
-    "samples (misses) | tallies/s per client | web CPU | load CPU |\n"
-    "|---|---|---|---|---|---|---|---|---|---|"
+    "samples (misses) | tallies/s per client | web CPU | load CPU | web CPU per connect |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -95,7 +95,8 @@ def row(r: dict[str, Any]) -> str:
         f"| {r['viewers']}{watching(r)} | {r['offered_votes_per_s']:.0f} | {r['accepted_votes_per_s']:.0f} | "
         f"{r['refused']} | "
         f"{r['delay_p50_ms']:.0f} ms | {r['delay_p99_ms']:.0f} ms | {r['delay_samples']} ({r['misses']}) | "
-        f"{r['tallies_per_probe_per_s']:.1f} | {r['web_cpu_percent']:.0f} % | {r['load_cpu_percent']:.0f} % |"
+        f"{r['tallies_per_probe_per_s']:.1f} | {r['web_cpu_percent']:.0f} % | "
+        f"{r['load_cpu_percent']:.0f} % | {r['connect_cpu_ms']:.1f} ms |"
     )
 
 

@@ -100,6 +100,10 @@ else:
             },
             # Tests start real worker and broadcaster processes, so the test database must be a file.
             "TEST": {"NAME": str(VAR_DIR / "test-db.sqlite3")},
+            # Kept open, as for PostgreSQL: opening one (and its PRAGMAs) for every query of a socket's
+            # connect was a third of the web process's time while a crowd arrived (docs/benchmarks.md).
+            "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
