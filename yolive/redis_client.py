@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
-import weakref
 from functools import cache
 from typing import Any
 
 import redis
 import redis.asyncio as aredis
 from django.conf import settings
+
+from yolive.loops import per_loop
 
 # Short timeouts: a Redis outage must turn into a quick, clear error (and a 503 on /healthz), not a hang.
 CONNECT_TIMEOUT_S = 2
@@ -25,10 +25,6 @@ _OPTIONS: dict[str, Any] = {
 # exhausting Redis, and a burst beyond it waits for a free connection.
 ASYNC_POOL_SIZE = 256
 
-_async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, aredis.Redis] = (
-    weakref.WeakKeyDictionary()
-)
-
 
 @cache
 def get_redis() -> redis.Redis:
@@ -36,13 +32,12 @@ def get_redis() -> redis.Redis:
     return redis.Redis.from_url(settings.REDIS_URL, **_OPTIONS)
 
 
-def get_async_redis() -> aredis.Redis:
-    """The running event loop's client (an async pool cannot be shared between event loops)."""
-    loop = asyncio.get_running_loop()
-    client = _async_clients.get(loop)
-    if client is None:
-        pool = aredis.BlockingConnectionPool.from_url(
-            settings.REDIS_URL, max_connections=ASYNC_POOL_SIZE, timeout=READ_TIMEOUT_S, **_OPTIONS
-        )
-        client = _async_clients[loop] = aredis.Redis(connection_pool=pool)
-    return client
+def _new_async_client() -> aredis.Redis:
+    pool = aredis.BlockingConnectionPool.from_url(
+        settings.REDIS_URL, max_connections=ASYNC_POOL_SIZE, timeout=READ_TIMEOUT_S, **_OPTIONS
+    )
+    return aredis.Redis(connection_pool=pool)
+
+
+# The running event loop's client: an async pool cannot be shared between event loops.
+get_async_redis = per_loop(_new_async_client)

@@ -25,13 +25,13 @@ import contextlib
 import json
 import logging
 import time
-import weakref
 from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 from websockets.legacy.protocol import WebSocketCommonProtocol, broadcast
 
 from yolive import events, metrics
+from yolive.loops import per_loop
 
 log = logging.getLogger(__name__)
 
@@ -166,12 +166,5 @@ class Fanout:
             socket.tally_busy = False
 
 
-_fanouts: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Fanout] = weakref.WeakKeyDictionary()
-
-
-def fanout() -> Fanout:
-    """This process's fan-out (one per event loop)."""
-    loop = asyncio.get_running_loop()
-    if loop not in _fanouts:
-        _fanouts[loop] = Fanout()
-    return _fanouts[loop]
+# This process's fan-out (one per event loop).
+fanout = per_loop(Fanout)

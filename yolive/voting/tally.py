@@ -11,7 +11,6 @@ import asyncio
 import functools
 import hashlib
 import json
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +19,7 @@ import redis.asyncio as aredis
 
 from yolive import events
 from yolive import keys as redis_keys
+from yolive.loops import per_loop
 from yolive.redis_client import get_async_redis, get_redis
 from yolive.voting import scripts
 
@@ -139,22 +139,19 @@ class ScriptPipeline:
                 reply.set_result(result)
 
 
-_pipelines: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ScriptPipeline] = weakref.WeakKeyDictionary()
+_pipeline = per_loop(ScriptPipeline)
 
 
-def _pipeline() -> ScriptPipeline:
-    loop = asyncio.get_running_loop()
-    if loop not in _pipelines:
-        _pipelines[loop] = ScriptPipeline()
-    return _pipelines[loop]
+@dataclass
+class CurrentRound:
+    """The open round's id as this event loop last read it, and the read under way, if one is."""
+
+    read_at: float = float("-inf")
+    round_id: int | None = None
+    reading: asyncio.Future[int | None] | None = None
 
 
-_current_cache: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[float, int | None]] = (
-    weakref.WeakKeyDictionary()
-)
-_current_reads: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future[int | None]] = (
-    weakref.WeakKeyDictionary()
-)
+_current = per_loop(CurrentRound)
 
 
 # --- the conductor's side -----------------------------------------------------------------------------
@@ -230,23 +227,21 @@ async def acurrent_round_id(max_age_s: float = 0.0) -> int | None:
     """The open round's id; with max_age_s, a value this process read that recently will do.
 
     Callers that find it stale at the same moment (every vote in flight when it expires) share one read."""
-    loop = asyncio.get_running_loop()
-    cached = _current_cache.get(loop)
-    if cached is not None and loop.time() - cached[0] <= max_age_s:
-        return cached[1]
-    reading = _current_reads.get(loop)
-    if reading is None:
-        reading = _current_reads[loop] = asyncio.ensure_future(_read_current_round(loop))
-        reading.add_done_callback(lambda _: _current_reads.pop(loop, None))
-    return await asyncio.shield(reading)  # one caller going away does not cancel the others' read
+    current, loop = _current(), asyncio.get_running_loop()
+    if loop.time() - current.read_at <= max_age_s:
+        return current.round_id
+    if current.reading is None:
+        current.reading = asyncio.ensure_future(_read_current_round(current, loop.time()))
+    return await asyncio.shield(current.reading)  # one caller going away does not cancel the others' read
 
 
-async def _read_current_round(loop: asyncio.AbstractEventLoop) -> int | None:
-    read_at = loop.time()
-    value = await get_async_redis().get(redis_keys.current_round())
-    round_id = int(value) if value else None
-    _current_cache[loop] = (read_at, round_id)
-    return round_id
+async def _read_current_round(current: CurrentRound, read_at: float) -> int | None:
+    try:
+        value = await get_async_redis().get(redis_keys.current_round())
+    finally:
+        current.reading = None
+    current.read_at, current.round_id = read_at, int(value) if value else None
+    return current.round_id
 
 
 def add_candidate(round_id: int, prompt_id: int, text: str) -> str:
