@@ -65,11 +65,10 @@ def tune_collector() -> None:
     """Keep the garbage collector from stalling every socket at once.
 
     Python's defaults suit short scripts. A web process holds thousands of sockets for hours, and every
-    full collection walks all of their objects while no socket is served: at 2,000 voting viewers, about
-    a dozen full collections in a minute, a quarter of a second each, were most of the vote-to-tally p99
-    (docs/benchmarks.md). What exists once the application is loaded (Django, the URL conf, the models)
-    lives as long as the process, so it is frozen out of every collection; the youngest objects are
-    collected less often. Cycles are still collected, only in fewer and cheaper passes."""
+    full collection walks all of their objects while no socket is served, a stall of every vote-to-tally
+    delay at once (docs/benchmarks.md). What exists once the application is loaded (Django, the URL conf,
+    the models) lives as long as the process, so it is frozen out of every collection; the youngest
+    objects are collected less often. Cycles are still collected, only in fewer and cheaper passes."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_COLLECTION_THRESHOLD, 10, 10)

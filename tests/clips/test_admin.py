@@ -1,21 +1,19 @@
 """The clip in the admin: its status is not editable there; only the lifecycle guards and announces it."""
 
-import pytest
-from django.utils import timezone
+from pathlib import Path
 
+import pytest
+
+from tests.helpers.streaming import make_clip
 from yolive.clips.models import Clip
-from yolive.voting.models import Prompt, Round
 
 pytestmark = pytest.mark.django_db
 
 
 def test_an_admin_edit_cannot_change_a_clips_status(admin_client):
-    prompt = Prompt.objects.create(text="a red kite", normalized_text="a red kite", status="approved")
-    now = timezone.now()
-    clip = Clip.objects.create(round=Round.objects.create(number=1, opens_at=now, ends_at=now), prompt=prompt,
-                               seed=1, preset="tiny")  # fmt: skip
+    clip = make_clip(Path(), 1, status=Clip.Status.QUEUED)
     form = {
-        "round": clip.round_id, "prompt": prompt.pk, "seed": 2, "preset": "tiny", "status": "aired",
+        "round": clip.round_id, "prompt": clip.prompt_id, "seed": 2, "preset": "tiny", "status": "aired",
         "progress": 1, "width": 0, "height": 0, "fps": 0, "num_frames": 0, "_save": "Save",
     }  # fmt: skip
     response = admin_client.post(f"/admin/clips/clip/{clip.pk}/change/", form)

@@ -117,8 +117,10 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=json.dumps(frame))
 
     async def event_forward(self, message: dict[str, Any]) -> None:
-        if message["event"].get("code") == "banned":  # a moderator just restricted this viewer
-            self.restriction_changed()
+        if message["event"].get("code") == "banned":
+            # A moderator just restricted this viewer. restriction_changed says so too, but through another
+            # group, so it may come after a vote this notice is already answering.
+            self._restriction_read_at = float("-inf")
         try:
             await self.send_json(message["event"])
         except RuntimeError:
@@ -204,12 +206,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.check_allowed("resync")
         await self.send_json(await build_snapshot(self.viewer))
 
-    def restriction_concerns(self, viewer_id: int, address: str) -> bool:
-        return services.restriction_concerns(viewer_id, address, self.viewer, self.ip)
-
-    def restriction_changed(self) -> None:
-        """Read the restriction again before the next submit or vote (the fan-out and the `banned` notice)."""
-        self._restriction_read_at = float("-inf")
+    def restriction_changed(self, viewer_id: int, address: str) -> None:
+        """From the fan-out: if the change may concern this socket, read the restriction again before the
+        next submit or vote."""
+        if services.restriction_concerns(viewer_id, address, self.viewer, self.ip):
+            self._restriction_read_at = float("-inf")
 
     async def check_restriction(self) -> None:
         restriction = self._restriction

@@ -10,8 +10,8 @@ the one thing that leaves the Channels path, and it only writes: each socket was
 and identified by Channels, and every frame a viewer sends still goes through its consumer. Where the
 server offers no connection (daphne, the tests' communicator), each socket is sent through Channels.
 
-Restriction changes arrive the same way, once per process rather than once per socket, and mark the
-sockets they may concern (that viewer's, or any from that network) to read theirs again.
+Restriction changes arrive the same way, once per process rather than once per socket, and are handed to
+every socket, which reads its own again if the change may concern it (that viewer's, or from that network).
 
 Tallies carry absolute counts, so a socket still busy with one skips those that arrive meanwhile and is
 sent the newest when it is done. A socket joins held: the protocol promises the snapshot first, so the
@@ -58,9 +58,7 @@ class Socket(Protocol):
     tally_missed: bool  # a tally arrived while busy: send the newest when the write is done
     connection: WebSocketCommonProtocol | None  # the server's own, to write to directly
 
-    def restriction_concerns(self, viewer_id: int, address: str) -> bool: ...
-
-    def restriction_changed(self) -> None: ...
+    def restriction_changed(self, viewer_id: int, address: str) -> None: ...
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -120,8 +118,7 @@ class Fanout:
 
     def restriction_changed(self, viewer_id: int, address: str) -> None:
         for socket in self.sockets:
-            if socket.restriction_concerns(viewer_id, address):
-                socket.restriction_changed()
+            socket.restriction_changed(viewer_id, address)
 
     def deliver(self, text: str) -> None:
         received = time.perf_counter()

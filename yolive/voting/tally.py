@@ -75,13 +75,6 @@ async def arun_script(source: str, keys: list[str], args: list[Any]) -> Any:
     return await _pipeline().call(source, keys, args)
 
 
-async def _run_alone(client: aredis.Redis, source: str, keys: list[str], args: list[Any]) -> Any:
-    try:
-        return await client.evalsha(_sha(source), len(keys), *keys, *args)
-    except redis.exceptions.NoScriptError:
-        return await client.eval(source, len(keys), *keys, *args)
-
-
 Call = tuple[str, list[str], list[Any], "asyncio.Future[Any]"]
 
 
@@ -115,28 +108,34 @@ class ScriptPipeline:
     @staticmethod
     async def _send(calls: list[Call]) -> None:
         client = get_async_redis()
-        pipe = client.pipeline(transaction=False)
-        for source, keys, args, _ in calls:
-            pipe.evalsha(_sha(source), len(keys), *keys, *args)
         try:
-            replies = await pipe.execute(raise_on_error=False)
+            replies = await _execute(client, calls)
+            lost = [
+                i for i, result in enumerate(replies) if isinstance(result, redis.exceptions.NoScriptError)
+            ]
+            if lost:  # Redis restarted and forgot its scripts: load each once, then send those calls again
+                for source in {calls[i][0] for i in lost}:
+                    await client.script_load(source)
+                for i, result in zip(lost, await _execute(client, [calls[i] for i in lost]), strict=True):
+                    replies[i] = result
         except Exception as exc:  # the connection failed: every caller hears it, as from a call of its own
-            for *_, reply in calls:
-                if not reply.done():
-                    reply.set_exception(exc)
-            return
-        for (source, keys, args, reply), result in zip(calls, replies, strict=True):
-            if isinstance(result, redis.exceptions.NoScriptError):  # Redis restarted: load it, once
-                try:
-                    result = await _run_alone(client, source, keys, args)
-                except Exception as exc:
-                    result = exc
+            replies = [exc] * len(calls)
+        for (*_, reply), result in zip(calls, replies, strict=True):
             if reply.done():  # its caller went away (the socket closed)
                 continue
             if isinstance(result, Exception):
                 reply.set_exception(result)
             else:
                 reply.set_result(result)
+
+
+async def _execute(client: aredis.Redis, calls: list[Call]) -> list[Any]:
+    """Each call's reply, or its error in its place."""
+    pipe = client.pipeline(transaction=False)
+    for source, keys, args, _ in calls:
+        pipe.evalsha(_sha(source), len(keys), *keys, *args)
+    replies: list[Any] = await pipe.execute(raise_on_error=False)
+    return replies
 
 
 _pipeline = per_loop(ScriptPipeline)
