@@ -48,6 +48,10 @@ class EventTap(threading.Thread):
     def of(self, kind: str, clip_id: int) -> list[tuple[float, dict[str, Any]]]:
         return [(at, e) for at, e in self.events if e["type"] == kind and e["clip_id"] == clip_id]
 
+    def clips_heard(self, status: str) -> set[int]:
+        """The clips a `clip` event with this status was heard of."""
+        return {e["clip_id"] for _, e in list(self.events) if e["type"] == "clip" and e["status"] == status}
+
     def stop(self) -> None:
         self.done.set()
         self.join(timeout=5)
@@ -81,6 +85,10 @@ class PlaylistReloads(threading.Thread):
                 return 404, b""
         status, _headers, body = http_get(self.url)
         return status, body
+
+    def clips_heard(self, status: str) -> set[int]:
+        """The clips a `clip` event with this status was heard of."""
+        return {e["clip_id"] for _, e in list(self.events) if e["type"] == "clip" and e["status"] == status}
 
     def stop(self) -> None:
         self.done.set()

@@ -107,7 +107,16 @@ def scenario(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ign
                 reloads.stop()
             finally:
                 on_air.finish()
-        time.sleep(1)  # the announcements drained at shutdown reach the tap
+        # The announcements drained at shutdown reach the tap over pub/sub a moment later (on a busy machine,
+        # more than a second): wait for the last clip event of every clip that aired, within a deadline.
+        aired = set(
+            Clip.objects.filter(id__in=[c.id for c in clips.values()], status=Clip.Status.AIRED).values_list(
+                "id", flat=True
+            )
+        )
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not aired <= tap.clips_heard("aired"):
+            time.sleep(0.1)
         tap.stop()
         after = {
             name: Clip.objects.select_related("round", "prompt").get(id=c.id) for name, c in clips.items()
