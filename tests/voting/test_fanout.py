@@ -10,9 +10,12 @@ import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import redis
 import websockets
+from channels.layers import get_channel_layer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from tests.helpers.processes import in_own_loop
@@ -75,3 +78,49 @@ async def snapshot_first_then_newest(web: Stack) -> None:
     for socket in sockets:
         await socket.close()
     await layer.flush()
+
+
+class Listener:
+    """A socket as the fan-out sees it, where the server exposes no connection (sent through Channels)."""
+
+    tally_busy = tally_missed = False
+    connection = None
+
+    def __init__(self) -> None:
+        self.received: asyncio.Queue[str] = asyncio.Queue()
+
+    def restriction_changed(self, viewer_id: int, address: str) -> None:
+        pass
+
+    async def send(self, text_data: str | None = None, **_: Any) -> None:
+        assert text_data is not None
+        self.received.put_nowait(text_data)
+
+
+def test_a_listener_that_could_not_subscribe_is_started_again(settings: Any) -> None:
+    from benchmarks.common import free_port
+    from yolive.voting.fanout import Fanout
+
+    working = settings.CHANNEL_LAYERS
+    unreachable = {
+        "default": {**working["default"], "CONFIG": {"hosts": [f"redis://127.0.0.1:{free_port()}/0"]}}
+    }
+
+    async def scenario() -> None:
+        fan = Fanout()
+        settings.CHANNEL_LAYERS = unreachable  # Redis is away as the first socket joins
+        first = Listener()
+        with pytest.raises(redis.exceptions.ConnectionError):
+            await asyncio.wait_for(fan.join(first), 10)  # an error, not a socket held forever
+        assert first not in fan.sockets
+        settings.CHANNEL_LAYERS = working  # Redis is back: the next socket starts a new listener
+        second = Listener()
+        await asyncio.wait_for(fan.join(second), 10)
+        fan.release(second)
+        layer = get_channel_layer()
+        tally = events.tally(1, 1, {"3": 1})
+        await layer.group_send(events.TALLIES, {"type": events.FORWARD, "event": tally})
+        assert json.loads(await asyncio.wait_for(second.received.get(), 10)) == tally
+        fan.leave(second)
+
+    in_own_loop(scenario())

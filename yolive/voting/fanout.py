@@ -69,7 +69,7 @@ class Fanout:
     def __init__(self) -> None:
         self.sockets: set[Socket] = set()
         self._task: asyncio.Task[None] | None = None
-        self._ready = asyncio.Event()
+        self._subscribed: asyncio.Future[None] | None = None  # the listener's subscription, done or failed
         self._sending: set[asyncio.Task[None]] = set()  # held so running sends are not garbage-collected
         self._newest: str | None = None
 
@@ -77,10 +77,17 @@ class Fanout:
         """Listen for tallies, held until `release` (once the socket has been sent its snapshot)."""
         socket.tally_busy, socket.tally_missed = True, False
         self.sockets.add(socket)
-        if self._task is None:
-            self._ready.clear()
-            self._task = asyncio.create_task(self._run())
-        await self._ready.wait()
+        if self._task is None or self._task.done():
+            # Started again when the last listener failed (Redis away as it subscribed): a listener that
+            # never subscribed would otherwise hold every later socket of this process forever.
+            self._subscribed = asyncio.get_running_loop().create_future()
+            self._task = asyncio.create_task(self._run(self._subscribed))
+        assert self._subscribed is not None
+        try:
+            await asyncio.shield(self._subscribed)
+        except BaseException:
+            self.leave(socket)  # the socket fails its connect (the viewer's page reconnects)
+            raise
 
     def release(self, socket: Socket) -> None:
         socket.tally_busy = False
@@ -96,14 +103,19 @@ class Fanout:
             self._task.cancel()  # the last viewer left: stop listening (and free the layer channel)
             self._task = None
 
-    async def _run(self) -> None:
+    async def _run(self, subscribed: asyncio.Future[None]) -> None:
         layer = get_channel_layer()
         assert layer is not None, "CHANNEL_LAYERS is not configured"
-        channel = await layer.new_channel()
         groups = (events.TALLIES, events.RESTRICTIONS)
-        for group in groups:
-            await layer.group_add(group, channel)
-        self._ready.set()
+        try:
+            channel = await layer.new_channel()
+            for group in groups:
+                await layer.group_add(group, channel)
+        except Exception as exc:
+            log.warning("the tally fan-out could not subscribe (%s); the next socket tries again", exc)
+            subscribed.set_exception(exc)
+            return
+        subscribed.set_result(None)
         try:
             while True:
                 event = (await layer.receive(channel))["event"]
