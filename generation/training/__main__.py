@@ -52,10 +52,24 @@ def shipped(name: str) -> Any:
     return loader.from_pretrained(path, torch_dtype=torch.float32) if path.exists() else None
 
 
-def shipped_vae() -> Any:
+def shipped_vae(folder: Path = MODEL_DIR) -> Any:
     from diffusers import AutoencoderKLLTXVideo
 
-    return AutoencoderKLLTXVideo.from_pretrained(MODEL_DIR / "vae", torch_dtype=torch.float32).eval()
+    return AutoencoderKLLTXVideo.from_pretrained(folder / "vae", torch_dtype=torch.float32).eval()
+
+
+def shipped_vae_to_go_on(folder: Path = MODEL_DIR) -> Any:
+    """The shipped VAE when it has today's architecture (None when a changed VAE_CONFIG starts afresh)."""
+    from generation.training.architecture import VAE_CONFIG
+
+    if not (folder / "vae").exists():
+        return None
+    vae = shipped_vae(folder)
+    same = all(
+        tuple(v) == tuple(vae.config[k]) if isinstance(v, tuple) else v == vae.config[k]
+        for k, v in VAE_CONFIG.items()
+    )
+    return vae if same else None
 
 
 def export_pipeline(trainer: Any, vae: Any) -> None:
@@ -113,12 +127,13 @@ def main() -> None:
         from generation.training.folder import record_steps, recorded_steps
         from generation.training.vae import train
 
-        fresh = not (VAR / "vae.pt").exists() and (MODEL_DIR / "vae").exists()
+        shipped_part = None if (VAR / "vae.pt").exists() else shipped_vae_to_go_on()
+        fresh = shipped_part is not None
         vae, done = train(
             args.minutes,
             VAR / "vae.pt",
             args.threads,
-            start_from=shipped_vae() if fresh else None,
+            start_from=shipped_part,
             max_steps=args.steps,
             first_step=recorded_steps("vae") if fresh else 0,
         )

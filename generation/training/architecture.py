@@ -17,19 +17,25 @@ LATENT_CHANNELS = 48
 TEXT_DIM = 64
 MAX_TOKENS = 128  # words: a prompt of PROMPT_MAX_CHARS (200) characters has at most 100
 
+# LTX-Video 0.9.5's down and up blocks, whose resampling keeps a space-to-channel shortcut beside the
+# convolution (it averages or repeats pixels across channels): the autoencoder starts near a patch average
+# and learns the rest, and a step costs about two thirds of one with 0.9.1's plain strided convolutions
+# at a similar size (`python -m benchmarks.vae` races the two; docs/model.md has the figures).
 VAE_CONFIG: dict[str, Any] = {
     "in_channels": 3,
     "out_channels": 3,
     "latent_channels": LATENT_CHANNELS,
-    "block_out_channels": (16, 48, 96),
-    "decoder_block_out_channels": (16, 48, 96),
+    "block_out_channels": (16, 32, 64, 128),
+    "down_block_types": ("LTXVideo095DownBlock3D",) * 3,
+    "downsample_type": ("spatiotemporal",) * 3,
+    "decoder_block_out_channels": (32, 64, 128),
     "layers_per_block": (1, 1, 1, 1),
     "decoder_layers_per_block": (1, 1, 1, 1),
     "spatio_temporal_scaling": (True, True, True),
     "decoder_spatio_temporal_scaling": (True, True, True),
     "decoder_inject_noise": (False, False, False, False),
-    "upsample_residual": (False, False, False),
-    "upsample_factor": (1, 1, 1),
+    "upsample_residual": (True, True, True),
+    "upsample_factor": (2, 2, 2),
     "timestep_conditioning": False,
     "patch_size": 2,
     "patch_size_t": 1,

@@ -9,6 +9,7 @@ is what the crowd asked for; a plain L1/L2 loss returns sprites as blobs.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +18,10 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from generation.training.architecture import HEIGHT, WIDTH, build_vae
+from generation.training.architecture import HEIGHT, LATENT_CHANNELS, SPATIAL, WIDTH, build_vae
 from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
 from generation.training.samples import frames_of, random_scene
+from generation.world.vocabulary import SUBJECTS
 
 SEED = 1
 LEARNING_RATE = 5e-4
@@ -28,26 +30,44 @@ CLIP_LEN = 17  # 1 + 2 x 8: three latent frames
 CROP = (64, 96)
 SUBJECT_WEIGHT = 6.0
 EDGE_WEIGHT = 1.0
+IDENTITY_WEIGHT = 0.2  # the probe's cross-entropy (about 3.2 untrained) beside a reconstruction loss near 1
+COVERED, UNCOVERED = 0.3, 0.0  # a latent cell is the subject's above this share of it, backdrop at none
+BACKDROP = len(SUBJECTS)  # the probe's class for a cell with no subject in it
+IGNORED = -100  # cross_entropy's ignore_index: partly covered cells, and a pair's cells
 
 
-def frame_batch(rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+@dataclass
+class Batch:
+    video: torch.Tensor  # (B, 3, F, H, W) in [-1, 1]
+    mask: torch.Tensor  # (B, 1, F, H, W) the subjects' coverage
+    subject: torch.Tensor  # (B,) the lone subject's index in SUBJECTS; -1 for a pair
+
+
+def frame_batch(rng: np.random.Generator) -> Batch:
     return _cropped_batch(rng, FRAME_BATCH, 1)
 
 
-def clip_batch(rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+def clip_batch(rng: np.random.Generator) -> Batch:
     return _cropped_batch(rng, CLIP_BATCH, CLIP_LEN)
 
 
-def _cropped_batch(rng: np.random.Generator, size: int, length: int) -> tuple[torch.Tensor, torch.Tensor]:
+def _cropped_batch(rng: np.random.Generator, size: int, length: int) -> Batch:
     # Crops, mostly around the subject: a convolution learns the same from a crop as from the whole frame,
     # and the subject is where the detail is; the backdrop around it comes along for free.
-    clips, masks = [], []
+    clips, masks, subjects = [], [], []
     for _ in range(size):
-        frames, mask = frames_of(random_scene(rng), length, int(rng.integers(0, 90 - length)))
+        scene = random_scene(rng)
+        frames, mask = frames_of(scene, length, int(rng.integers(0, 90 - length)))
         y, x = _crop_origin(mask, rng)
         clips.append(frames[:, y : y + CROP[0], x : x + CROP[1]])
         masks.append(mask[:, y : y + CROP[0], x : x + CROP[1]])
-    return _tensors(np.stack(clips), np.stack(masks))
+        subjects.append(_INDEX[scene.subjects[0]] if len(scene.subjects) == 1 else -1)
+    # (B, F, H, W, 3) -> (B, 3, F, H, W); masks (B, F, H, W) -> (B, 1, F, H, W)
+    video = torch.from_numpy(np.stack(clips)).permute(0, 4, 1, 2, 3).contiguous()
+    return Batch(video, torch.from_numpy(np.stack(masks)).unsqueeze(1), torch.tensor(subjects))
+
+
+_INDEX = {entry.name: i for i, entry in enumerate(SUBJECTS)}
 
 
 def _crop_origin(mask: np.ndarray, rng: np.random.Generator) -> tuple[int, int]:
@@ -61,17 +81,35 @@ def _crop_origin(mask: np.ndarray, rng: np.random.Generator) -> tuple[int, int]:
     return int(np.clip(y, 0, HEIGHT - CROP[0])), int(np.clip(x, 0, WIDTH - CROP[1]))
 
 
-def _tensors(frames: np.ndarray, masks: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
-    # (B, F, H, W, 3) -> (B, 3, F, H, W); masks (B, F, H, W) -> (B, 1, F, H, W)
-    video = torch.from_numpy(frames).permute(0, 4, 1, 2, 3).contiguous()
-    return video, torch.from_numpy(masks).unsqueeze(1)
+def identity_probe() -> torch.nn.Module:
+    """Reads each latent cell's subject (or none) linearly. Trained beside the VAE and never shipped: its
+    loss makes the encoder write which emoji is there into the latent, plainly, where reconstruction alone
+    took thousands of steps to carry more than a blob of the average emoji's colour, and where the
+    transformer must find it from the prompt."""
+    return torch.nn.Conv3d(LATENT_CHANNELS, len(SUBJECTS) + 1, kernel_size=1)
+
+
+def cell_targets(mask: torch.Tensor, subject: torch.Tensor, latent_frames: int) -> torch.Tensor:
+    """(B, F', h, w) class per latent cell: the subject where it covers most of the cell, the backdrop
+    where nothing does, ignored in between (and under a pair, whose cells the mask does not tell apart)."""
+    # A latent frame is the first frame alone, then eight frames each (the causal encoder's grouping).
+    first, rest = mask[:, :, :1], mask[:, :, 1:]
+    groups = [first] + ([rest.unflatten(2, (latent_frames - 1, -1)).amax(dim=3)] if latent_frames > 1 else [])
+    coverage = F.avg_pool3d(torch.cat(groups, dim=2), (1, SPATIAL, SPATIAL))[:, 0]
+    lone = subject.view(-1, 1, 1, 1).expand_as(coverage)
+    targets = torch.full_like(coverage, IGNORED, dtype=torch.long)
+    targets[coverage <= UNCOVERED] = BACKDROP
+    covered = (coverage > COVERED) & (lone >= 0)
+    targets[covered] = lone[covered]
+    return targets
 
 
 def reconstruction_loss(
-    vae: Any, video: torch.Tensor, mask: torch.Tensor
+    vae: Any, batch: Batch, probe: torch.nn.Module | None = None
 ) -> tuple[torch.Tensor, dict[str, float]]:
     # The mode, not a sample: the encoder's one log-variance channel starts near 0, so sampled latents would
     # carry unit noise and the decoder would learn the blurred mean. The export pins that channel instead.
+    video, mask = batch.video, batch.mask
     with torch.set_grad_enabled(vae.encoder.training):
         latents = vae.encode(video).latent_dist.mode()
     out = vae.decode(latents).sample
@@ -87,7 +125,13 @@ def reconstruction_loss(
     )
     loss = l1 + l2 + EDGE_WEIGHT * edges
     subject = ((out - video).abs() * mask).sum() / mask.sum().clamp(min=1)
-    return loss, {k: v.detach().item() for k, v in (("l1", l1), ("subject_l1", subject))}
+    parts = {"l1": l1, "subject_l1": subject}
+    if probe is not None:
+        targets = cell_targets(mask, batch.subject, latents.shape[2])
+        identity = F.cross_entropy(probe(latents), targets, ignore_index=IGNORED)
+        loss = loss + IDENTITY_WEIGHT * identity
+        parts["identity"] = identity
+    return loss, {k: v.detach().item() for k, v in parts.items()}
 
 
 def train(
@@ -104,11 +148,14 @@ def train(
     torch.set_num_threads(threads)
     torch.manual_seed(SEED)
     vae = (build_vae() if start_from is None else start_from).train()
+    # The probe teaches the encoder; with the encoder frozen there is nothing for it to teach.
+    probe = None if decoder_only else identity_probe()
     if decoder_only:
         vae.encoder.eval().requires_grad_(False)
-    trained = [p for p in vae.parameters() if p.requires_grad]
+    modules = torch.nn.ModuleDict({"vae": vae, **({"probe": probe} if probe is not None else {})})
+    trained = [p for p in modules.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(trained, lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.0)
-    state = load_checkpoint(checkpoint, vae, opt)
+    state = load_checkpoint(checkpoint, modules, opt)
     step = state.get("step", first_step)
     rng = np.random.default_rng(SEED + step)  # a resumed run draws new samples, not the same ones again
     deadline = time.monotonic() + minutes * 60
@@ -117,10 +164,12 @@ def train(
     ema: dict[str, float] = {}
     stop = stop_requested()
     while time.monotonic() < deadline and not stop.is_set() and step < max_steps:
-        video, mask = clip_batch(rng) if step % 3 == 2 else frame_batch(rng)
+        # Half the batches are clips: every latent frame after the first sums up eight frames, and that
+        # is what a rendered clip is made of.
+        batch = clip_batch(rng) if step % 2 else frame_batch(rng)
         for group in opt.param_groups:
             group["lr"] = LEARNING_RATE * min(1.0, (step + 1) / 100)
-        loss, parts = reconstruction_loss(vae, video, mask)
+        loss, parts = reconstruction_loss(vae, batch, probe)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(trained, 1.0)
@@ -132,8 +181,8 @@ def train(
         if step % 25 == 0:
             bar.set_postfix({k: f"{v:.4f}" for k, v in ema.items()})
         if time.monotonic() - last_save > 180:
-            save_checkpoint(checkpoint, vae, opt, step=step, ema=ema)
+            save_checkpoint(checkpoint, modules, opt, step=step, ema=ema)
             last_save = time.monotonic()
-    save_checkpoint(checkpoint, vae, opt, step=step, ema=ema)
+    save_checkpoint(checkpoint, modules, opt, step=step, ema=ema)
     bar.close()
     return vae.eval(), step

@@ -23,10 +23,12 @@ def test_a_few_vae_steps_on_one_batch_lower_its_loss():
     vae = build_vae().train()
     opt = torch.optim.Adam(vae.parameters(), lr=stage1.LEARNING_RATE)
     stage1.FRAME_BATCH = 4
-    video, mask = stage1.frame_batch(np.random.default_rng(0))
+    probe = stage1.identity_probe()
+    opt.add_param_group({"params": list(probe.parameters())})
+    batch = stage1.frame_batch(np.random.default_rng(0))
     losses = []
     for _ in range(30):
-        loss, _ = stage1.reconstruction_loss(vae, video, mask)
+        loss, _ = stage1.reconstruction_loss(vae, batch, probe)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -69,3 +71,17 @@ def test_a_checkpoint_restores_weights_optimiser_and_step(tmp_path: Path):
     assert state["step"] == 41
     assert torch.equal(again.weight, model.weight)
     assert load_checkpoint(tmp_path / "missing.pt", again) == {}
+
+
+def test_the_vae_stage_goes_on_from_a_shipped_vae_only_of_the_same_architecture(tmp_path: Path):
+    from diffusers import AutoencoderKLLTXVideo
+
+    from generation.training.__main__ import shipped_vae_to_go_on
+    from generation.training.architecture import VAE_CONFIG
+
+    assert shipped_vae_to_go_on(tmp_path) is None  # nothing shipped yet
+    build_vae().save_pretrained(tmp_path / "vae")
+    assert shipped_vae_to_go_on(tmp_path) is not None
+    older = {**VAE_CONFIG, "upsample_residual": (False, False, False)}
+    AutoencoderKLLTXVideo(**older).save_pretrained(tmp_path / "vae")
+    assert shipped_vae_to_go_on(tmp_path) is None  # a changed architecture starts afresh
