@@ -3,7 +3,8 @@
 Two kinds of batch take turns: single frames (cheap, where spatial detail is learned: the causal encoder
 reads a lone frame as a clip of one) and short clips cropped around the subject (where motion inside a latent
 frame is learned). The loss leans on the subject's pixels and edges, because a backdrop is easy and a sprite
-is what the crowd asked for; a plain L1/L2 loss returns sprites as blobs.
+is what the crowd asked for; a plain L1/L2 loss returns sprites as blobs. An identity probe beside it asks
+the latent to say plainly which subject each cell holds.
 """
 
 from __future__ import annotations
