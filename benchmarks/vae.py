@@ -25,6 +25,7 @@ import numpy as np
 import torch
 
 from generation.training.architecture import VAE_CONFIG
+from generation.training.evaluate import reconstruct
 from generation.training.samples import frames_of
 from generation.training.vae import (
     LEARNING_RATE,
@@ -34,7 +35,7 @@ from generation.training.vae import (
     identity_probe,
     reconstruction_loss,
 )
-from generation.world.clips import Scene, to_uint8
+from generation.world.clips import Scene
 from generation.world.judge import subject_scores
 from generation.world.vocabulary import SETTINGS, SUBJECTS
 
@@ -96,9 +97,7 @@ def identity(vae: Any, count: int = len(SUBJECTS)) -> float:
     for k, entry in enumerate(SUBJECTS[:count]):
         scene = Scene((entry.name,), SETTINGS[k % len(SETTINGS)].name, "float", 1000 + k)
         frames, _ = frames_of(scene, JUDGED_FRAMES, 20)
-        video = torch.from_numpy(frames).permute(3, 0, 1, 2)[None]
-        out = vae.decode(vae.encode(video).latent_dist.mode()).sample[0].permute(1, 2, 3, 0).numpy()
-        scores = subject_scores(to_uint8((out + 1) / 2))
+        scores = subject_scores(reconstruct(vae, (frames + 1) / 2))
         right += max(scores, key=lambda name: scores[name]) == entry.name
     return right / count
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import copy
 import hashlib
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -60,16 +61,15 @@ def shipped_vae(folder: Path = MODEL_DIR) -> Any:
 
 def shipped_vae_to_go_on(folder: Path = MODEL_DIR) -> Any:
     """The shipped VAE when it has today's architecture (None when a changed VAE_CONFIG starts afresh)."""
+    from diffusers import AutoencoderKLLTXVideo
+
     from generation.training.architecture import VAE_CONFIG
 
     if not (folder / "vae").exists():
         return None
-    vae = shipped_vae(folder)
-    same = all(
-        tuple(v) == tuple(vae.config[k]) if isinstance(v, tuple) else v == vae.config[k]
-        for k, v in VAE_CONFIG.items()
-    )
-    return vae if same else None
+    saved = AutoencoderKLLTXVideo.load_config(folder / "vae")
+    wanted = json.loads(json.dumps(VAE_CONFIG))  # tuples as the saved JSON has them, lists
+    return shipped_vae(folder) if all(saved.get(k) == v for k, v in wanted.items()) else None
 
 
 def export_pipeline(trainer: Any, vae: Any) -> None:

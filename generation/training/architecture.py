@@ -19,8 +19,8 @@ MAX_TOKENS = 128  # words: a prompt of PROMPT_MAX_CHARS (200) characters has at 
 
 # LTX-Video 0.9.5's down and up blocks, whose resampling keeps a space-to-channel shortcut beside the
 # convolution (it averages or repeats pixels across channels): the autoencoder starts near a patch average
-# and learns the rest, and a step costs about two thirds of one with 0.9.1's plain strided convolutions
-# at a similar size (`python -m benchmarks.vae` races the two; docs/model.md has the figures).
+# and learns the rest, and a step costs about 70 % of one with 0.9.1's plain strided convolutions at a
+# similar size (`python -m benchmarks.vae` races the two; docs/model.md has the figures).
 VAE_CONFIG: dict[str, Any] = {
     "in_channels": 3,
     "out_channels": 3,

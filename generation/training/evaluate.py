@@ -87,13 +87,18 @@ def backdrop_only(case: Case) -> np.ndarray:
     return to_uint8(frames)
 
 
+@torch.no_grad()
+def reconstruct(vae: Any, frames: np.ndarray) -> np.ndarray:
+    """(F, H, W, 3) frames in [0, 1] through the VAE and back, as uint8."""
+    video = torch.from_numpy(frames * 2 - 1).permute(3, 0, 1, 2)[None].float()
+    out = vae.decode(vae.encode(video).latent_dist.mode()).sample[0].permute(1, 2, 3, 0).numpy()
+    return to_uint8((out + 1) / 2)
+
+
 def reconstruction(vae: Any) -> Callable[[Case], np.ndarray]:
-    @torch.no_grad()
     def run(case: Case) -> np.ndarray:
         frames, _ = draw(case.scene, AIRED + LEAD_FRAMES, FPS, HEIGHT, WIDTH)
-        video = torch.from_numpy(frames * 2 - 1).permute(3, 0, 1, 2)[None].float()
-        out = vae.decode(vae.encode(video).latent_dist.mode()).sample[0].permute(1, 2, 3, 0).numpy()
-        return to_uint8((out[LEAD_FRAMES:] + 1) / 2)
+        return reconstruct(vae, frames)[LEAD_FRAMES:]
 
     return run
 

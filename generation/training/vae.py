@@ -19,8 +19,9 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from generation.training.architecture import HEIGHT, LATENT_CHANNELS, SPATIAL, WIDTH, build_vae
+from generation.training.architecture import HEIGHT, LATENT_CHANNELS, WIDTH, build_vae
 from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
+from generation.training.dataset import latent_mask
 from generation.training.samples import frames_of, random_scene
 from generation.world.vocabulary import SUBJECTS
 
@@ -35,12 +36,14 @@ IDENTITY_WEIGHT = 0.2  # the probe's cross-entropy (about 3.2 untrained) beside 
 COVERED, UNCOVERED = 0.3, 0.0  # a latent cell is the subject's above this share of it, backdrop at none
 BACKDROP = len(SUBJECTS)  # the probe's class for a cell with no subject in it
 IGNORED = -100  # cross_entropy's ignore_index: partly covered cells, and a pair's cells
+_INDEX = {entry.name: i for i, entry in enumerate(SUBJECTS)}
 
 
 @dataclass
 class Batch:
     video: torch.Tensor  # (B, 3, F, H, W) in [-1, 1]
     mask: torch.Tensor  # (B, 1, F, H, W) the subjects' coverage
+    cells: torch.Tensor  # (B, F', h, w) the share of each latent cell they cover
     subject: torch.Tensor  # (B,) the lone subject's index in SUBJECTS; -1 for a pair
 
 
@@ -65,10 +68,8 @@ def _cropped_batch(rng: np.random.Generator, size: int, length: int) -> Batch:
         subjects.append(_INDEX[scene.subjects[0]] if len(scene.subjects) == 1 else -1)
     # (B, F, H, W, 3) -> (B, 3, F, H, W); masks (B, F, H, W) -> (B, 1, F, H, W)
     video = torch.from_numpy(np.stack(clips)).permute(0, 4, 1, 2, 3).contiguous()
-    return Batch(video, torch.from_numpy(np.stack(masks)).unsqueeze(1), torch.tensor(subjects))
-
-
-_INDEX = {entry.name: i for i, entry in enumerate(SUBJECTS)}
+    cells = torch.from_numpy(np.stack([latent_mask(m) for m in masks]))
+    return Batch(video, torch.from_numpy(np.stack(masks)).unsqueeze(1), cells, torch.tensor(subjects))
 
 
 def _crop_origin(mask: np.ndarray, rng: np.random.Generator) -> tuple[int, int]:
@@ -90,14 +91,11 @@ def identity_probe() -> torch.nn.Module:
     return torch.nn.Conv3d(LATENT_CHANNELS, len(SUBJECTS) + 1, kernel_size=1)
 
 
-def cell_targets(mask: torch.Tensor, subject: torch.Tensor, latent_frames: int) -> torch.Tensor:
+def cell_targets(batch: Batch) -> torch.Tensor:
     """(B, F', h, w) class per latent cell: the subject where it covers most of the cell, the backdrop
     where nothing does, ignored in between (and under a pair, whose cells the mask does not tell apart)."""
-    # A latent frame is the first frame alone, then eight frames each (the causal encoder's grouping).
-    first, rest = mask[:, :, :1], mask[:, :, 1:]
-    groups = [first] + ([rest.unflatten(2, (latent_frames - 1, -1)).amax(dim=3)] if latent_frames > 1 else [])
-    coverage = F.avg_pool3d(torch.cat(groups, dim=2), (1, SPATIAL, SPATIAL))[:, 0]
-    lone = subject.view(-1, 1, 1, 1).expand_as(coverage)
+    coverage = batch.cells
+    lone = batch.subject.view(-1, 1, 1, 1).expand_as(coverage)
     targets = torch.full_like(coverage, IGNORED, dtype=torch.long)
     targets[coverage <= UNCOVERED] = BACKDROP
     covered = (coverage > COVERED) & (lone >= 0)
@@ -128,7 +126,7 @@ def reconstruction_loss(
     subject = ((out - video).abs() * mask).sum() / mask.sum().clamp(min=1)
     parts = {"l1": l1, "subject_l1": subject}
     if probe is not None:
-        targets = cell_targets(mask, batch.subject, latents.shape[2])
+        targets = cell_targets(batch)
         identity = F.cross_entropy(probe(latents), targets, ignore_index=IGNORED)
         loss = loss + IDENTITY_WEIGHT * identity
         parts["identity"] = identity

@@ -86,10 +86,6 @@ class PlaylistReloads(threading.Thread):
         status, _headers, body = http_get(self.url)
         return status, body
 
-    def clips_heard(self, status: str) -> set[int]:
-        """The clips a `clip` event with this status was heard of."""
-        return {e["clip_id"] for _, e in list(self.events) if e["type"] == "clip" and e["status"] == status}
-
     def stop(self) -> None:
         self.done.set()
         self.join(timeout=5)
