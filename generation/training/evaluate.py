@@ -103,6 +103,31 @@ def reconstruction(vae: Any) -> Callable[[Case], np.ndarray]:
     return run
 
 
+IDENTITY_GATE = 0.70  # the transformer learns only on a VAE whose reconstructions name the subject this often
+GATE_PROMPTS = 36
+
+
+class VaeNotReady(SystemExit):
+    """The transformer stage's refusal: latents that lose the subject would teach it to draw blobs."""
+
+
+def check_vae(vae: Any, count: int = GATE_PROMPTS) -> float:
+    """The share of held-out prompts whose reconstruction the judge names the subject of (the evaluation's
+    "VAE reconstructions" subject figure); raises VaeNotReady below IDENTITY_GATE."""
+    row = Row()
+    run = reconstruction(vae)
+    for case in cases(count):
+        row.add(run(case), case.scene)
+    share = row.subject / max(1, row.n)
+    if share < IDENTITY_GATE:
+        raise VaeNotReady(
+            f"the VAE's reconstructions name the subject in {100 * share:.1f} % of {row.n} held-out prompts, "
+            f"under the {100 * IDENTITY_GATE:.0f} % the transformer needs: train the VAE on "
+            "(python -m generation.training vae --minutes N) before the transformer"
+        )
+    return share
+
+
 def rendered(preset_name: str) -> Callable[[Case], np.ndarray]:
     from generation.engine import CacheSettings, Renderer, RenderRequest
     from generation.presets import get_preset

@@ -1,28 +1,10 @@
 """The VAE race's identity figure: the judge on reconstructions, high for a perfect autoencoder, at chance
 for one that keeps nothing."""
 
-from types import SimpleNamespace
-
 import torch
 
 from benchmarks.vae import identity
-
-
-class Passthrough:
-    """Gives back exactly what it was given: the judge's best case."""
-
-    def encode(self, video: torch.Tensor) -> SimpleNamespace:
-        return SimpleNamespace(latent_dist=SimpleNamespace(mode=lambda: video))
-
-    def decode(self, latents: torch.Tensor) -> SimpleNamespace:
-        return SimpleNamespace(sample=latents)
-
-
-class Forgetful(Passthrough):
-    """Keeps only the frame's mean colour."""
-
-    def decode(self, latents: torch.Tensor) -> SimpleNamespace:
-        return SimpleNamespace(sample=latents.mean(dim=(3, 4), keepdim=True).expand_as(latents))
+from tests.helpers.autoencoders import Forgetful, Passthrough
 
 
 def test_the_race_names_subjects_on_a_perfect_reconstruction_and_not_on_a_flat_one():

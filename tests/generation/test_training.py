@@ -85,3 +85,13 @@ def test_the_vae_stage_goes_on_from_a_shipped_vae_only_of_the_same_architecture(
     older = {**VAE_CONFIG, "upsample_residual": (False, False, False)}
     AutoencoderKLLTXVideo(**older).save_pretrained(tmp_path / "vae")
     assert shipped_vae_to_go_on(tmp_path) is None  # a changed architecture starts afresh
+
+
+def test_the_transformer_stage_refuses_a_vae_whose_reconstructions_lose_the_subject():
+    from generation.training.evaluate import VaeNotReady, check_vae
+    from tests.helpers.autoencoders import Forgetful, Passthrough
+
+    torch.set_num_threads(1)
+    assert check_vae(Passthrough(), count=4) >= 0.7
+    with pytest.raises(VaeNotReady, match="under the 70 % the transformer needs"):
+        check_vae(Forgetful(), count=4)
