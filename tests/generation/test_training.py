@@ -95,3 +95,12 @@ def test_the_transformer_stage_refuses_a_vae_whose_reconstructions_lose_the_subj
     assert check_vae(Passthrough(), count=4) >= 0.7
     with pytest.raises(VaeNotReady, match="under the 70 % the transformer needs"):
         check_vae(Forgetful(), count=4)
+
+
+def test_each_vae_run_warms_up_then_ends_annealed():
+    peak = stage1.LEARNING_RATE
+    assert stage1.learning_rate(0, 0.0) == pytest.approx(peak / stage1.WARMUP)
+    assert stage1.learning_rate(stage1.WARMUP, 0.01) == pytest.approx(peak, rel=1e-3)
+    assert stage1.learning_rate(5000, 0.5) < peak
+    assert stage1.learning_rate(9000, 1.0) == pytest.approx(stage1.ANNEALED * peak)
+    assert stage1.learning_rate(9000, 3.0) == pytest.approx(stage1.ANNEALED * peak)  # past the end: held
