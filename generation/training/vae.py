@@ -169,7 +169,7 @@ def train(
     rng = np.random.default_rng(SEED + step)  # a resumed run draws new samples, not the same ones again
     started, first = time.monotonic(), step
     deadline = started + minutes * 60
-    last_save = time.monotonic()
+    last_save = started
     bar = tqdm(desc="vae", initial=step, unit="step", mininterval=10)
     ema: dict[str, float] = {}
     stop = stop_requested()
@@ -177,9 +177,7 @@ def train(
         # Half the batches are clips: every latent frame after the first sums up eight frames, and that
         # is what a rendered clip is made of.
         batch = clip_batch(rng) if step % 2 else frame_batch(rng)
-        progress = max(
-            (time.monotonic() - started) / (deadline - started), (step - first) / max(1, max_steps - first)
-        )
+        progress = max((time.monotonic() - started) / (minutes * 60), (step - first) / (max_steps - first))
         for group in opt.param_groups:
             group["lr"] = learning_rate(step - first, progress)
         loss, parts = reconstruction_loss(vae, batch, probe)
