@@ -17,6 +17,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from generation.presets import Preset, decode_with_vae
 from generation.training.architecture import FPS, HEIGHT, LEAD_FRAMES, MAX_TOKENS, MODEL_DIR, WIDTH
+from generation.training.precision import mixed_precision
 from generation.training.schedule import sampling_timesteps
 
 STEPS = 8
@@ -42,10 +43,11 @@ def check_model_folder(folder: Path = MODEL_DIR) -> Path:
 
 
 def build() -> Any:
-    from diffusers import LTXConditionPipeline
+    from generation.pipeline import PatchedLTXConditionPipeline
 
-    # fp16 on disk (half the size); float32 to run, because CPUs have no fast fp16 arithmetic.
-    pipe = LTXConditionPipeline.from_pretrained(
+    # fp16 on disk (half the size); float32 to run, because CPUs have no fast fp16 arithmetic. The patched
+    # pipeline, because the transformer reads 2x2 latent cells as one token (generation/pipeline.py).
+    pipe = PatchedLTXConditionPipeline.from_pretrained(
         check_model_folder(), torch_dtype=torch.float32, local_files_only=True
     )
     pipe.set_progress_bar_config(disable=True)
@@ -57,7 +59,9 @@ def pipeline_size(width: int, height: int) -> tuple[int, int]:
 
 
 def decode(pipe: Any, latents: torch.Tensor, width: int, height: int) -> torch.Tensor:
-    return decode_with_vae(pipe, latents, width, height)
+    # The decoder's full-size convolutions are the largest part of a render: bfloat16 where the CPU has it.
+    with mixed_precision():
+        return decode_with_vae(pipe, latents, width, height)
 
 
 PRESET = Preset(

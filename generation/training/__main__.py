@@ -24,8 +24,10 @@ CLIPS = 1500
 
 
 def export_vae(vae: Any) -> None:
+    from generation.training.architecture import build_transformer
     from generation.training.folder import (
         pin_log_variance,
+        record_steps,
         save_part,
         set_latent_statistics,
         write_vocabulary,
@@ -41,35 +43,45 @@ def export_vae(vae: Any) -> None:
     set_latent_statistics(vae, clips)
     save_part(vae, "vae")
     write_vocabulary()
+    if not fits("transformer"):
+        # A new latent space (VAE_CONFIG changed): the shipped transformer cannot even read it. The folder
+        # keeps one that fits, untrained, so that it still loads and renders until the transformer stage.
+        save_part(build_transformer(), "transformer")
+        record_steps("transformer", 0)
 
 
-def shipped(name: str) -> Any:
-    """A part of the shipped folder in float32, to go on training (None where the folder has none yet)."""
-    from diffusers import LTXVideoTransformer3DModel
+def fits(name: str, folder: Path = MODEL_DIR) -> bool:
+    """Whether the folder holds `name` built with today's configuration in architecture.py."""
+    from generation.training.architecture import TEXT_CONFIG, TRANSFORMER_CONFIG, VAE_CONFIG
+
+    config = folder / name / "config.json"
+    if not config.exists():
+        return False
+    saved = json.loads(config.read_text())
+    wanted = {"vae": VAE_CONFIG, "transformer": TRANSFORMER_CONFIG, "text_encoder": TEXT_CONFIG}[name]
+    return all(saved.get(k) == v for k, v in json.loads(json.dumps(wanted)).items())  # tuples as lists
+
+
+def shipped(name: str, folder: Path = MODEL_DIR) -> Any:
+    """A part of the shipped folder in float32, to go on training; None where the folder has none of
+    today's architecture (a changed configuration starts afresh)."""
+    from diffusers import AutoencoderKLLTXVideo, LTXVideoTransformer3DModel
     from transformers import T5EncoderModel
 
-    loader: Any = {"transformer": LTXVideoTransformer3DModel, "text_encoder": T5EncoderModel}[name]
-    path = MODEL_DIR / name
-    return loader.from_pretrained(path, torch_dtype=torch.float32) if path.exists() else None
+    if not fits(name, folder):
+        return None
+    loader: Any = {
+        "vae": AutoencoderKLLTXVideo,
+        "transformer": LTXVideoTransformer3DModel,
+        "text_encoder": T5EncoderModel,
+    }[name]
+    return loader.from_pretrained(folder / name, torch_dtype=torch.float32)
 
 
 def shipped_vae(folder: Path = MODEL_DIR) -> Any:
     from diffusers import AutoencoderKLLTXVideo
 
     return AutoencoderKLLTXVideo.from_pretrained(folder / "vae", torch_dtype=torch.float32).eval()
-
-
-def shipped_vae_to_go_on(folder: Path = MODEL_DIR) -> Any:
-    """The shipped VAE when it has today's architecture (None when a changed VAE_CONFIG starts afresh)."""
-    from diffusers import AutoencoderKLLTXVideo
-
-    from generation.training.architecture import VAE_CONFIG
-
-    if not (folder / "vae").exists():
-        return None
-    saved = AutoencoderKLLTXVideo.load_config(folder / "vae")
-    wanted = json.loads(json.dumps(VAE_CONFIG))  # tuples as the saved JSON has them, lists
-    return shipped_vae(folder) if all(saved.get(k) == v for k, v in wanted.items()) else None
 
 
 def export_pipeline(trainer: Any, vae: Any) -> None:
@@ -104,12 +116,11 @@ def train_transformer(minutes: float, threads: int, steps: int) -> None:
     ).hexdigest()
     latents = encode_clips(vae, VAR / "clips", VAR / f"latents-{digest[:12]}.pt")
     # With no checkpoint here (a new machine), go on from the shipped weights rather than from nothing.
-    fresh = not (VAR / "transformer.pt").exists() and (MODEL_DIR / "transformer").exists()
-    parts = (shipped("transformer"), shipped("text_encoder")) if fresh else None
-    trainer = Trainer(latents, threads, start_from=parts)
-    done = trainer.train(
-        minutes, VAR / "transformer.pt", steps, recorded_steps("transformer") if fresh else 0
-    )
+    fresh = not (VAR / "transformer.pt").exists()
+    transformer = shipped("transformer") if fresh else None
+    trainer = Trainer(latents, threads, transformer, shipped("text_encoder") if fresh else None)
+    first_step = recorded_steps("transformer") if transformer is not None else 0
+    done = trainer.train(minutes, VAR / "transformer.pt", steps, first_step)
     export_pipeline(trainer, vae)
     record_steps("transformer", done)
 
@@ -129,7 +140,7 @@ def main() -> None:
         from generation.training.folder import record_steps, recorded_steps
         from generation.training.vae import train
 
-        shipped_part = None if (VAR / "vae.pt").exists() else shipped_vae_to_go_on()
+        shipped_part = None if (VAR / "vae.pt").exists() else shipped("vae")
         fresh = shipped_part is not None
         vae, done = train(
             args.minutes,

@@ -19,8 +19,17 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from generation.training.architecture import FPS, LEAD_FRAMES, SPATIAL, TEMPORAL, TRANSFORMER_CONFIG
+from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
+from generation.training.architecture import (
+    FPS,
+    LEAD_FRAMES,
+    SPATIAL,
+    TEMPORAL,
+    TOKEN_CELLS,
+    build_transformer,
+)
 from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
+from generation.training.precision import mixed_precision
 from generation.training.schedule import shifted
 from generation.training.text import build_text_encoder, build_tokenizer
 
@@ -54,7 +63,8 @@ def encode_clips(vae: Any, folder: Path, out: Path) -> Latents:
         stem = info_path.name.removesuffix(".json")
         frames = np.load(folder / f"{stem}.frames.npy")
         video = torch.from_numpy(frames).permute(3, 0, 1, 2)[None].float() / 127.5 - 1
-        latent = vae.encode(video).latent_dist.mode()
+        with mixed_precision():
+            latent = vae.encode(video).latent_dist.mode().float()
         x0.append(((latent - mean) / std).half())
         masks.append(torch.from_numpy(np.load(folder / f"{stem}.mask.npy")))
         info = json.loads(info_path.read_text())
@@ -66,39 +76,43 @@ def encode_clips(vae: Any, folder: Path, out: Path) -> Latents:
 
 
 def video_coords(batch: int, frames: int, height: int, width: int) -> torch.Tensor:
-    from diffusers import LTXConditionPipeline
-
-    ids = LTXConditionPipeline._prepare_video_ids(batch, frames, height, width, 1, 1)
-    ids = LTXConditionPipeline._scale_video_ids(ids, SPATIAL, TEMPORAL, 0).float()
+    ids = Pipeline._prepare_video_ids(batch, frames, height, width, TOKEN_CELLS, 1)
+    ids = Pipeline._scale_video_ids(ids, SPATIAL, TEMPORAL, 0).float()
     ids[:, 0] = ids[:, 0] * (1.0 / FPS)
     return ids
 
 
 def pack(latents: torch.Tensor) -> torch.Tensor:
-    return latents.flatten(2).transpose(1, 2)  # (B, C, F, h, w) -> (B, F*h*w, C): patch size 1
+    """(B, C, F, h, w) -> (B, tokens, C x cells): a token is a square of TOKEN_CELLS-by-TOKEN_CELLS
+    cells, packed as the pipeline packs them."""
+    return Pipeline._pack_latents(latents, TOKEN_CELLS, 1)
+
+
+def token_weights(masks: torch.Tensor) -> torch.Tensor:
+    """(B, F, h, w) the subject's share of each latent cell -> (B, tokens, 1): its largest in a token."""
+    pooled = torch.nn.functional.max_pool3d(masks.unsqueeze(1), (1, TOKEN_CELLS, TOKEN_CELLS))
+    return pooled.flatten(1).unsqueeze(-1)
 
 
 class Trainer:
-    def __init__(self, latents: Latents, threads: int = 2, start_from: tuple[Any, Any] | None = None) -> None:
-        """`start_from`: (transformer, text encoder) to go on training, e.g. the shipped ones."""
-        from diffusers import LTXVideoTransformer3DModel
-
+    def __init__(
+        self, latents: Latents, threads: int = 2, transformer: Any = None, text_encoder: Any = None
+    ) -> None:
+        """`transformer`, `text_encoder`: parts to go on training (the shipped ones); new ones where None."""
         torch.set_num_threads(threads)
         torch.manual_seed(SEED)
         self.data = latents
         self.tokenizer = build_tokenizer()
-        new: tuple[Any, Any] = (
-            (LTXVideoTransformer3DModel(**TRANSFORMER_CONFIG), build_text_encoder(len(self.tokenizer)))
-            if start_from is None
-            else start_from
-        )
-        transformer, text_encoder = new
+        if transformer is None:
+            transformer = build_transformer()
+        if text_encoder is None:
+            text_encoder = build_text_encoder(len(self.tokenizer))
         self.transformer, self.text_encoder = transformer.train(), text_encoder.train()
         self.parameters = [*self.transformer.parameters(), *self.text_encoder.parameters()]
         self.opt = torch.optim.AdamW(self.parameters, lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.01)
         f, h, w = latents.x0.shape[2:]
         self.coords = video_coords(BATCH, f, h, w)
-        self.lead_tokens = LEAD_LATENTS * h * w
+        self.lead_tokens = LEAD_LATENTS * (h // TOKEN_CELLS) * (w // TOKEN_CELLS)
 
     def modules(self) -> torch.nn.ModuleDict:
         return torch.nn.ModuleDict({"transformer": self.transformer, "text_encoder": self.text_encoder})
@@ -120,7 +134,7 @@ class Trainer:
         s = sigma.view(-1, 1, 1, 1, 1)
         xt, target = pack((1 - s) * x0 + s * noise), pack(noise - x0)
         timestep = (sigma * 1000).view(-1, 1).expand(-1, xt.shape[1]).clone()
-        weight = 1 + SUBJECT_WEIGHT * self.data.masks[index].float().flatten(1).unsqueeze(-1)
+        weight = 1 + SUBJECT_WEIGHT * token_weights(self.data.masks[index].float())
         conditioned = self.data.continuation[index] | torch.from_numpy(rng.random(BATCH) < CONDITIONED_SHARE)
         lead = slice(0, self.lead_tokens)
         clean = pack(x0)[:, lead] + CONDITION_NOISE * torch.randn_like(xt[:, lead]) * s.view(-1, 1, 1) ** 2

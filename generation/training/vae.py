@@ -22,6 +22,7 @@ from tqdm import tqdm
 from generation.training.architecture import HEIGHT, LATENT_CHANNELS, WIDTH, build_vae
 from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
 from generation.training.dataset import latent_mask
+from generation.training.precision import mixed_precision
 from generation.training.samples import frames_of, random_scene
 from generation.world.vocabulary import SUBJECTS
 
@@ -93,12 +94,12 @@ def learning_rate(run_step: int, progress: float) -> float:
     return LEARNING_RATE * min(1.0, (run_step + 1) / WARMUP) * (ANNEALED + (1 - ANNEALED) * cosine)
 
 
-def identity_probe() -> torch.nn.Module:
+def identity_probe(channels: int = LATENT_CHANNELS) -> torch.nn.Module:
     """Reads each latent cell's subject (or none) linearly. Trained beside the VAE and never shipped: its
     loss makes the encoder write which emoji is there into the latent, plainly, where reconstruction alone
     took thousands of steps to carry more than a blob of the average emoji's colour, and where the
     transformer must find it from the prompt."""
-    return torch.nn.Conv3d(LATENT_CHANNELS, len(SUBJECTS) + 1, kernel_size=1)
+    return torch.nn.Conv3d(channels, len(SUBJECTS) + 1, kernel_size=1)
 
 
 def cell_targets(batch: Batch) -> torch.Tensor:
@@ -119,9 +120,11 @@ def reconstruction_loss(
     # The mode, not a sample: the encoder's one log-variance channel starts near 0, so sampled latents would
     # carry unit noise and the decoder would learn the blurred mean. The export pins that channel instead.
     video, mask = batch.video, batch.mask
-    with torch.set_grad_enabled(vae.encoder.training):
-        latents = vae.encode(video).latent_dist.mode()
-    out = vae.decode(latents).sample
+    with mixed_precision():
+        with torch.set_grad_enabled(vae.encoder.training):
+            latents = vae.encode(video).latent_dist.mode()
+        out = vae.decode(latents).sample
+    latents, out = latents.float(), out.float()
     weight = 1 + SUBJECT_WEIGHT * F.max_pool3d(mask, (1, 5, 5), stride=1, padding=(0, 2, 2))
     l1 = ((out - video).abs() * weight).mean()
     l2 = (((out - video) ** 2) * weight).mean()

@@ -8,7 +8,7 @@ import torch
 
 from generation.training import transformer as stage2
 from generation.training import vae as stage1
-from generation.training.architecture import build_vae
+from generation.training.architecture import LATENT_CHANNELS, build_vae
 from generation.training.checkpoints import load_checkpoint, save_checkpoint
 from generation.training.transformer import Latents, Trainer
 
@@ -39,8 +39,8 @@ def test_a_few_vae_steps_on_one_batch_lower_its_loss():
 def small_latents(count: int = 4) -> Latents:
     g = torch.Generator().manual_seed(0)
     return Latents(
-        x0=torch.randn(count, 48, 12, 6, 10, generator=g).half(),
-        masks=torch.rand(count, 12, 6, 10, generator=g).half(),
+        x0=torch.randn(count, LATENT_CHANNELS, 12, 12, 20, generator=g).half(),
+        masks=torch.rand(count, 12, 12, 20, generator=g).half(),
         captions=[["a cat bouncing in the snow", "a kitten jumps"], ["a rocket rising in space"]]
         * (count // 2),
         continuation=torch.tensor([True, False] * (count // 2)),
@@ -51,7 +51,7 @@ def test_a_few_transformer_steps_on_one_batch_lower_its_loss(monkeypatch):
     monkeypatch.setattr(stage2, "BATCH", 4)
     trainer = Trainer(small_latents(), threads=1)
     losses = []
-    for _ in range(12):
+    for _ in range(20):
         loss = trainer.loss(np.random.default_rng(0))  # the same batch, noise and timesteps every step
         trainer.opt.zero_grad()
         loss.backward()
@@ -73,18 +73,23 @@ def test_a_checkpoint_restores_weights_optimiser_and_step(tmp_path: Path):
     assert load_checkpoint(tmp_path / "missing.pt", again) == {}
 
 
-def test_the_vae_stage_goes_on_from_a_shipped_vae_only_of_the_same_architecture(tmp_path: Path):
-    from diffusers import AutoencoderKLLTXVideo
+def test_a_stage_goes_on_from_a_shipped_part_only_of_the_same_architecture(tmp_path: Path):
+    from diffusers import AutoencoderKLLTXVideo, LTXVideoTransformer3DModel
 
-    from generation.training.__main__ import shipped_vae_to_go_on
-    from generation.training.architecture import VAE_CONFIG
+    from generation.training.__main__ import shipped
+    from generation.training.architecture import TRANSFORMER_CONFIG, VAE_CONFIG, build_transformer
 
-    assert shipped_vae_to_go_on(tmp_path) is None  # nothing shipped yet
+    assert shipped("vae", tmp_path) is None  # nothing shipped yet
     build_vae().save_pretrained(tmp_path / "vae")
-    assert shipped_vae_to_go_on(tmp_path) is not None
+    assert shipped("vae", tmp_path) is not None
     older = {**VAE_CONFIG, "upsample_residual": (False, False, False)}
     AutoencoderKLLTXVideo(**older).save_pretrained(tmp_path / "vae")
-    assert shipped_vae_to_go_on(tmp_path) is None  # a changed architecture starts afresh
+    assert shipped("vae", tmp_path) is None  # a changed architecture starts afresh
+    build_transformer().save_pretrained(tmp_path / "transformer")
+    assert shipped("transformer", tmp_path) is not None
+    one_cell = {**TRANSFORMER_CONFIG, "patch_size": 1, "in_channels": 48, "out_channels": 48}
+    LTXVideoTransformer3DModel(**one_cell).save_pretrained(tmp_path / "transformer")
+    assert shipped("transformer", tmp_path) is None
 
 
 def test_the_transformer_stage_refuses_a_vae_whose_reconstructions_lose_the_subject():
