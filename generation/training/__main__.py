@@ -53,38 +53,41 @@ def export_vae(vae: Any) -> None:
         record_steps("transformer", 0)
 
 
-def fits(name: str, folder: Path = MODEL_DIR) -> bool:
-    """Whether the folder holds `name` built with today's configuration in architecture.py."""
+def part(name: str) -> tuple[Any, dict[str, Any]]:
+    """A trained part of the folder: (the class that loads it, today's configuration of it)."""
+    from diffusers import AutoencoderKLLTXVideo, LTXVideoTransformer3DModel
+    from transformers import T5EncoderModel
+
     from generation.training.architecture import TEXT_CONFIG, TRANSFORMER_CONFIG, VAE_CONFIG
 
+    return {
+        "vae": (AutoencoderKLLTXVideo, VAE_CONFIG),
+        "transformer": (LTXVideoTransformer3DModel, TRANSFORMER_CONFIG),
+        "text_encoder": (T5EncoderModel, TEXT_CONFIG),
+    }[name]
+
+
+def fits(name: str, folder: Path = MODEL_DIR) -> bool:
+    """Whether the folder holds `name` built with today's configuration in architecture.py."""
     config = folder / name / "config.json"
     if not config.exists():
         return False
     saved = json.loads(config.read_text())
-    wanted = {"vae": VAE_CONFIG, "transformer": TRANSFORMER_CONFIG, "text_encoder": TEXT_CONFIG}[name]
-    return all(saved.get(k) == v for k, v in json.loads(json.dumps(wanted)).items())  # tuples as lists
+    wanted = json.loads(json.dumps(part(name)[1]))  # tuples as the saved JSON has them, lists
+    return all(saved.get(k) == v for k, v in wanted.items())
 
 
 def shipped(name: str, folder: Path = MODEL_DIR) -> Any:
     """A part of the shipped folder in float32, to go on training; None where the folder has none of
     today's architecture (a changed configuration starts afresh)."""
-    from diffusers import AutoencoderKLLTXVideo, LTXVideoTransformer3DModel
-    from transformers import T5EncoderModel
-
     if not fits(name, folder):
         return None
-    loader: Any = {
-        "vae": AutoencoderKLLTXVideo,
-        "transformer": LTXVideoTransformer3DModel,
-        "text_encoder": T5EncoderModel,
-    }[name]
-    return loader.from_pretrained(folder / name, torch_dtype=torch.float32)
+    return part(name)[0].from_pretrained(folder / name, torch_dtype=torch.float32)
 
 
 def shipped_vae(folder: Path = MODEL_DIR) -> Any:
-    from diffusers import AutoencoderKLLTXVideo
-
-    return AutoencoderKLLTXVideo.from_pretrained(folder / "vae", torch_dtype=torch.float32).eval()
+    """The shipped VAE, whatever its architecture, to judge or to encode with."""
+    return part("vae")[0].from_pretrained(folder / "vae", torch_dtype=torch.float32).eval()
 
 
 def export_pipeline(trainer: Any, vae: Any) -> None:

@@ -8,7 +8,15 @@ import torch
 
 from generation.training import transformer as stage2
 from generation.training import vae as stage1
-from generation.training.architecture import LATENT_CHANNELS, build_vae
+from generation.training.architecture import (
+    CLIP_FRAMES,
+    HEIGHT,
+    LATENT_CHANNELS,
+    SPATIAL,
+    TEMPORAL,
+    WIDTH,
+    build_vae,
+)
 from generation.training.checkpoints import load_checkpoint, save_checkpoint
 from generation.training.transformer import Latents, Trainer
 
@@ -36,11 +44,14 @@ def test_a_few_vae_steps_on_one_batch_lower_its_loss():
     assert np.mean(losses[-5:]) < 0.9 * np.mean(losses[:5])
 
 
+LATENT_GRID = (1 + (CLIP_FRAMES - 1) // TEMPORAL, HEIGHT // SPATIAL, WIDTH // SPATIAL)
+
+
 def small_latents(count: int = 4) -> Latents:
     g = torch.Generator().manual_seed(0)
     return Latents(
-        x0=torch.randn(count, LATENT_CHANNELS, 12, 12, 20, generator=g).half(),
-        masks=torch.rand(count, 12, 12, 20, generator=g).half(),
+        x0=torch.randn(count, LATENT_CHANNELS, *LATENT_GRID, generator=g).half(),
+        masks=torch.rand(count, *LATENT_GRID, generator=g).half(),
         captions=[["a cat bouncing in the snow", "a kitten jumps"], ["a rocket rising in space"]]
         * (count // 2),
         continuation=torch.tensor([True, False] * (count // 2)),
