@@ -110,7 +110,6 @@ def main() -> None:
     parser.add_argument("--floor-watchers", type=int, default=2000, help="watching sockets for the floor")
     parser.add_argument("--crowd", default="5000,1000", help="watchers,voters held together (0 to skip)")
     parser.add_argument("--processes", type=int, default=2, help="web processes against one (1 to skip)")
-    parser.add_argument("--deflate", action="store_true", help="let sockets negotiate permessage-deflate")
     parser.add_argument("--charts", type=Path, default=charts.CHARTS_DIR, help="where voting.png is drawn")
     parser.add_argument("--versus", metavar="REV", help="only the levels, this checkout against git REV's")
     parser.add_argument("--rounds", type=int, default=2, help="alternations of --versus")
@@ -126,29 +125,28 @@ def main() -> None:
         sandbox.start()
         seeded = seed_candidates(sandbox.env)
         started = time.monotonic()
-        deflate = "on" if args.deflate else "off"
         where = "web on core 0, the rest on the others" if web_cpus else "not pinned (one core)"
-        print(f"load: one asyncio process, 20 probes; web: one uvicorn process, deflate {deflate}; {where}\n")
+        print(f"load: one asyncio process, 20 probes; web: one process (python -m yolive.serve); {where}\n")
         if args.versus:
             versus(sandbox, args, levels, seeded, web_cpus)
             return
         print("Coalesced ticks (TALLY_BROADCAST=tick):\n" + HEADER, flush=True)
-        sandbox.start_web("tick", args.deflate, cpus=web_cpus)
+        sandbox.start_web("tick", cpus=web_cpus)
         results = [level(sandbox, viewers, float(viewers), args.seconds, seeded) for viewers in levels]
         print_floor(sandbox, args, seeded, web_cpus)
         if args.crowd != "0":
             watchers, voters = (int(n) for n in args.crowd.split(","))
-            sandbox.start_web("tick", args.deflate, cpus=web_cpus)
+            sandbox.start_web("tick", cpus=web_cpus)
             print(f"\nA crowd: {watchers} watching sockets beside {voters} voters:\n" + HEADER)
             level(sandbox, voters, float(voters), args.seconds, seeded, watchers=watchers)
         if args.processes > 1:
             print_processes(sandbox, args, seeded, levels[0])
         small = args.compare_viewers
-        sandbox.start_web("tick", args.deflate, cpus=web_cpus)
+        sandbox.start_web("tick", cpus=web_cpus)
         print("\nThe same small load, coalesced ticks:\n" + HEADER)
         tick = level(sandbox, small, float(small), args.seconds * 2 / 3, seeded)
         print("\nOne broadcast per vote (TALLY_BROADCAST=per_vote), same load:\n" + HEADER)
-        sandbox.start_web("per_vote", args.deflate, cpus=web_cpus)
+        sandbox.start_web("per_vote", cpus=web_cpus)
         per_vote = level(sandbox, small, float(small), args.seconds * 2 / 3, seeded)
         print(comparison(tick, per_vote))
         print_redis_costs(sandbox, seeded)
@@ -169,7 +167,7 @@ def versus(
             print(HEADER.replace("| viewers", "| web process | viewers", 1) + "---|", flush=True)
             for _ in range(args.rounds):
                 for name, root in (("this checkout", ROOT), (args.versus, other)):
-                    sandbox.start_web("tick", args.deflate, cpus=web_cpus, root=root)
+                    sandbox.start_web("tick", cpus=web_cpus, root=root)
                     for viewers in levels:
                         result = level(sandbox, viewers, float(viewers), args.seconds, seeded, quiet=True)
                         print(f"| {name} {row(result)}", flush=True)
@@ -181,7 +179,7 @@ def versus(
 def print_floor(sandbox: Sandbox, args: argparse.Namespace, seeded: Any, web_cpus: set[int] | None) -> None:
     watchers = args.floor_watchers
     print(f"\nCPU per tally frame delivered to {watchers} watching sockets (and 20 voting probes):")
-    sandbox.start_web("tick", args.deflate, cpus=web_cpus)
+    sandbox.start_web("tick", cpus=web_cpus)
     ours = level(sandbox, len(seeded[1]), 0.0, args.seconds, seeded, watchers=watchers)  # probes make tallies
     floor = floor_level(sandbox, watchers, args.seconds, seeded, web_cpus)
     print("| server | frames delivered/s | CPU | CPU per frame |\n|---|---|---|---|")
@@ -213,9 +211,9 @@ def print_processes(sandbox: Sandbox, args: argparse.Namespace, seeded: Any, vie
     print(
         f"\n{count} web processes on one port (not pinned: they share every core with the load):\n" + HEADER
     )
-    sandbox.start_web("tick", args.deflate)
+    sandbox.start_web("tick")
     single = level(sandbox, viewers, float(viewers), args.seconds, seeded)
-    sandbox.start_web("tick", args.deflate, processes=count)
+    sandbox.start_web("tick", processes=count)
     several = level(sandbox, viewers * count, float(viewers * count), args.seconds, seeded)
     per_vote = [r["web_cpu_percent"] / max(r["accepted_votes_per_s"], 1e-9) for r in (single, several)]
     held = several["accepted_votes_per_s"] / max(single["accepted_votes_per_s"], 1e-9)

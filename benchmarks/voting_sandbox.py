@@ -65,32 +65,24 @@ class Sandbox:
     def start_web(
         self,
         broadcast: str,
-        deflate: bool = False,
         processes: int = 1,
         cpus: set[int] | None = None,
         root: Path = ROOT,
     ) -> None:
-        """The web process as yolive.serve runs it (its application factory, `processes` uvicorn workers on
-        one port), on `cpus`; from the code in `root` (another checkout, to compare two versions)."""
+        """The web process as `make run` starts it (`python -m yolive.serve`: its flags, its application
+        factory, `processes` uvicorn workers on one port), on `cpus`; from the code in `root` (another
+        checkout, to compare two versions, each with its own flags)."""
         self.stop_web()
         self.web_port = free_port()
-        env = dict(self.env, TALLY_BROADCAST=broadcast)
-        # As yolive.serve runs it: compressing every tally for every socket would cost more CPU than the
-        # whole vote path (measured: docs/benchmarks.md).
-        app = ["yolive.serve:application", "--factory"]
-        uvicorn = [sys.executable, "-m", "uvicorn", *app, "--ws", "websockets"]
-        uvicorn += ["--ws-per-message-deflate", "true" if deflate else "false"]
-        where = [
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(self.web_port),
-            "--no-access-log",
-            "--log-level",
-            "warning",
-            *(["--workers", str(processes)] if processes > 1 else []),
-        ]
-        self.web = self._spawn([*uvicorn, *where], env=env, cwd=root)
+        env = dict(
+            self.env,
+            TALLY_BROADCAST=broadcast,
+            WEB_HOST="127.0.0.1",
+            WEB_PORT=str(self.web_port),
+            WEB_PROCESSES=str(processes),
+            LOG_LEVEL="WARNING",
+        )
+        self.web = self._spawn([sys.executable, "-m", "yolive.serve"], env=env, cwd=root)
         if cpus:
             os.sched_setaffinity(self.web.pid, cpus)  # its workers, forked later, inherit it
         self._wait_listening(self.web_port)

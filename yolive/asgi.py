@@ -17,12 +17,12 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 django_application = get_asgi_application()
 
 from yolive.routing import websocket_urlpatterns  # noqa: E402 - imports models
-from yolive.voting.fanout import ExposeConnection  # noqa: E402
+from yolive.voting.wire import ExposeWire  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_application,
-        "websocket": ExposeConnection(
+        "websocket": ExposeWire(
             AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }

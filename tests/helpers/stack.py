@@ -60,12 +60,12 @@ class Stack:
             MODERATION_BAN_ADDRESS="false",
             MODERATOR_USERNAME=MODERATOR[0],
             MODERATOR_PASSWORD=MODERATOR[1],
+            WEB_PROCESSES="1",
         )
         self._manage("migrate", "--no-input")
         self._manage("ensure_moderator")
         bin_dir = ROOT / ".venv" / "bin"
-        web = [str(bin_dir / "uvicorn"), "yolive.asgi:application", "--host", "127.0.0.1"]
-        self._spawn("web", [*web, "--port", str(self.port), "--ws", "websockets", "--no-access-log"])
+        self._spawn("web", [PY, "-m", "yolive.serve"])  # as make run starts it, on WEB_PORT
         if "conductor" in self.parts:
             self._spawn("conductor", [PY, "manage.py", "conduct"])
         if "worker" in self.parts:

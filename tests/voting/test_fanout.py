@@ -1,4 +1,4 @@
-"""Tallies written straight onto uvicorn's connections (websockets.broadcast), against a real web process.
+"""Tallies written straight onto uvicorn's connections (yolive.voting.wire), against a real web process.
 
 The rest of the voting tests run consumers in-process, where the fan-out sends through Channels; this is the
 path viewers get in production.
@@ -84,7 +84,7 @@ class Listener:
     """A socket as the fan-out sees it, where the server exposes no connection (sent through Channels)."""
 
     tally_busy = tally_missed = False
-    connection = None
+    wire = None
 
     def __init__(self) -> None:
         self.received: asyncio.Queue[str] = asyncio.Queue()

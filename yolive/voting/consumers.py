@@ -7,6 +7,7 @@ ticker, never one broadcast per vote (unless TALLY_BROADCAST=per_vote, the bench
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -16,7 +17,9 @@ from typing import Any
 import redis
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils.timezone import now
 
@@ -24,9 +27,10 @@ from yolive import events, metrics
 from yolive import keys as redis_keys
 from yolive.voting import services, tally
 from yolive.voting.errors import VotingError
-from yolive.voting.fanout import CONNECTION, fanout
+from yolive.voting.fanout import fanout
 from yolive.voting.models import Viewer
 from yolive.voting.snapshot import build_snapshot
+from yolive.voting.wire import SCOPE_KEY, Wire, encode
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +75,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     groups: list[str] = []
     tally_busy = False  # set by the fan-out while a tally is being written to this socket
     tally_missed = False  # a tally came while busy: the fan-out sends the newest next
-    connection = None  # the server's own connection, where it exposes one (fanout.ExposeConnection)
+    wire: Wire | None = None  # the server's own connection, where it exposes one (wire.ExposeWire)
     _counted = False  # in the open-sockets gauge
     viewer: Viewer
     ip: str
@@ -83,7 +87,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.scope.get("session"), self.scope.get("user"), self.ip if client[0] else None
         )
         self._restriction_read_at = time.monotonic()
-        self.connection = self.scope.get(CONNECTION)
+        self.wire = self.scope.get(SCOPE_KEY)
         self.groups = [events.VIEWERS, events.viewer_group(self.viewer.key)]
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -97,6 +101,29 @@ class LiveConsumer(AsyncWebsocketConsumer):
         except BaseException:
             fanout().leave(self)  # a socket that never opened must not keep receiving tallies
             raise
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        # Channels' own loop waits on the socket and the channel layer together, a new task and an
+        # asyncio.wait for every frame: at a vote a second per viewer, a large share of the web process
+        # (docs/benchmarks.md). Here each source has one long-lived task that dispatches what it reads.
+        # The connect is handled first and alone, so no event is sent before the socket is accepted.
+        self.scope = scope
+        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        assert self.channel_layer is not None, "CHANNEL_LAYERS is not configured"
+        self.channel_name = await self.channel_layer.new_channel()
+        self.base_send = send
+        layer, channel = self.channel_layer, self.channel_name
+        try:
+            await self.dispatch(await receive())
+            async with asyncio.TaskGroup() as sources:
+                sources.create_task(self._dispatch_all(receive))
+                sources.create_task(self._dispatch_all(lambda: layer.receive(channel)))
+        except* StopConsumer:  # the socket closed: the other source's task was cancelled with it
+            pass
+
+    async def _dispatch_all(self, source: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        while True:
+            await self.dispatch(await source())
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels' own dispatch first closes stale database connections, a hop to the one sync thread for
@@ -114,7 +141,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self._counted = False
 
     async def send_json(self, frame: Frame) -> None:
-        await self.send(text_data=json.dumps(frame))
+        text = json.dumps(frame)
+        if self.wire is None or not self.wire.write(encode(text)):
+            await self.send(text_data=text)
 
     async def event_forward(self, message: dict[str, Any]) -> None:
         if message["event"].get("code") == "banned":

@@ -4,11 +4,9 @@ socket) and restriction changes (routed to the sockets they may concern).
 A tally goes to every viewer a few times a second, so its per-socket cost is what limits a web process.
 Through the channel layer each socket would decode and re-encode the same message, and each write would be
 a task of its own through Channels' and the server's send wrappers. Here the process takes it from the layer
-once and, where the server is uvicorn's websockets protocol, writes it to every connection synchronously
-with `websockets.broadcast` (one encode, a frame per socket straight onto its transport, no task). This is
-the one thing that leaves the Channels path, and it only writes: each socket was opened, origin-checked
-and identified by Channels, and every frame a viewer sends still goes through its consumer. Where the
-server offers no connection (daphne, the tests' communicator), each socket is sent through Channels.
+once, encodes it as one frame, and writes those bytes to every socket's connection synchronously
+(`wire.Wire`: no task, no framing per socket). A socket whose client is not keeping up, or a server that
+offers no wire (daphne, the tests' communicator), is sent through Channels instead.
 
 Restriction changes arrive the same way, once per process rather than once per socket, and are handed to
 every socket, which reads its own again if the change may concern it (that viewer's, or from that network).
@@ -28,35 +26,18 @@ import time
 from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
-from websockets.legacy.protocol import WebSocketCommonProtocol, broadcast
 
 from yolive import events, metrics
 from yolive.loops import per_loop
+from yolive.voting.wire import Wire, encode
 
 log = logging.getLogger(__name__)
-
-
-CONNECTION = "yolive.connection"  # the scope key ExposeConnection fills in
-
-
-class ExposeConnection:
-    """ASGI middleware, outermost on WebSockets: puts the server's own connection in the scope (under
-    CONNECTION) when the server is uvicorn's websockets protocol, whose ASGI `send` is its bound method."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        connection = getattr(send, "__self__", None)
-        if scope["type"] == "websocket" and isinstance(connection, WebSocketCommonProtocol):
-            scope = {**scope, CONNECTION: connection}
-        return await self.app(scope, receive, send)
 
 
 class Socket(Protocol):
     tally_busy: bool  # a write is under way (or the socket is held): tallies wait
     tally_missed: bool  # a tally arrived while busy: send the newest when the write is done
-    connection: WebSocketCommonProtocol | None  # the server's own, to write to directly
+    wire: Wire | None  # the server's own connection, to write to directly
 
     def restriction_changed(self, viewer_id: int, address: str) -> None: ...
 
@@ -91,11 +72,11 @@ class Fanout:
 
     def release(self, socket: Socket) -> None:
         socket.tally_busy = False
-        if socket.tally_missed and socket in self.sockets and self._newest is not None:
-            if socket.connection is not None:
-                broadcast([socket.connection], self._newest)
-            else:
-                self._start(socket, self._newest)
+        newest = self._newest
+        if not socket.tally_missed or socket not in self.sockets or newest is None:
+            return
+        if socket.wire is None or not socket.wire.write(encode(newest)):
+            self._start(socket, newest)
 
     def leave(self, socket: Socket) -> None:
         self.sockets.discard(socket)
@@ -135,17 +116,13 @@ class Fanout:
     def deliver(self, text: str) -> None:
         received = time.perf_counter()
         self._newest = text
-        direct: list[WebSocketCommonProtocol] = []
+        frame = encode(text)
         sends = []
         for socket in list(self.sockets):
             if socket.tally_busy:
                 socket.tally_missed = True
-            elif socket.connection is not None:
-                direct.append(socket.connection)
-            else:
+            elif socket.wire is None or not socket.wire.write(frame):
                 sends.append(self._start(socket, text))
-        if direct:
-            broadcast(direct, text)  # skips connections that are closing; never raises for one socket
         if not sends:
             metrics.TALLY_FANOUT_SECONDS.observe(time.perf_counter() - received)
         else:
