@@ -80,6 +80,48 @@ async def snapshot_first_then_newest(web: Stack) -> None:
     await layer.flush()
 
 
+STUCK_TALLIES = 1500  # about 15 MB of tallies: more than the kernel's socket buffers hold on loopback
+WIDE = {str(pid): pid for pid in range(1000)}  # a tally of about 10 kB
+
+
+def test_a_viewer_that_stops_reading_gets_the_newest_tally_and_costs_the_others_nothing(web: Stack) -> None:
+    in_own_loop(stuck_reader(web))
+
+
+async def stuck_reader(web: Stack) -> None:
+    assert web.redis is not None
+    layer = RedisPubSubChannelLayer(hosts=[web.redis.url], prefix=web.env["CHANNEL_PREFIX"])
+    url = web.url.replace("http", "ws") + "/ws/live/"
+    # The stuck client reads one frame into its queue and then no more from the network, so the server's
+    # writes back up: first in the kernel, then in the server's own buffer, until it pauses writing.
+    stuck = await websockets.connect(url, origin=web.url, max_queue=1, max_size=2**24)
+    reader = await websockets.connect(url, origin=web.url, max_size=2**24)
+    for socket in (stuck, reader):
+        assert json.loads(await socket.recv())["type"] == "snapshot"
+    for seq in range(1, STUCK_TALLIES + 1):
+        event = events.tally(2, seq, WIDE)
+        await layer.group_send(events.TALLIES, {"type": events.FORWARD, "event": event})
+    final = events.tally(2, STUCK_TALLIES + 1, {"7": 1})
+    await layer.group_send(events.TALLIES, {"type": events.FORWARD, "event": final})
+
+    async def read_until_final(socket: Any) -> list[int]:
+        seqs = []
+        while (seq := json.loads(await socket.recv()).get("seq", 0)) != final["seq"]:
+            seqs.append(seq)
+        return seqs
+
+    async with asyncio.timeout(30):
+        everyone = await read_until_final(reader)  # not held up by the stuck socket's backlog
+        skipped = await read_until_final(stuck)
+    assert everyone == sorted(everyone) and skipped == sorted(skipped)  # never an older one after a newer
+    # The server held no backlog of every tally for the stuck socket: it skipped those it could not write
+    # and sent the newest once the client read again.
+    assert len(skipped) < STUCK_TALLIES
+    for socket in (stuck, reader):
+        await socket.close()
+    await layer.flush()
+
+
 class Listener:
     """A socket as the fan-out sees it, where the server exposes no connection (sent through Channels)."""
 
