@@ -87,6 +87,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             self.scope.get("session"), self.scope.get("user"), self.ip if client[0] else None
         )
         self._restriction_read_at = time.monotonic()
+        self._vote_limits = tally.VoteLimits(*limits_for("vote"), settings.RATE_WINDOW_SECONDS)  # read once
         self.wire = self.scope.get(SCOPE_KEY)
         self.groups = [events.VIEWERS, events.viewer_group(self.viewer.key)]
         for group in self.groups:
@@ -227,9 +228,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def cast(self, round_id: int | None, prompt_id: int, frame: Frame) -> str:
         if round_id is None or frame.get("round_id", round_id) != round_id:
             return "round_closed"
-        per_viewer, per_ip = limits_for("vote")
-        limits = tally.VoteLimits(per_viewer, per_ip, settings.RATE_WINDOW_SECONDS)
-        return await tally.cast_vote(round_id, self.viewer.key, prompt_id, self.ip, limits)
+        return await tally.cast_vote(round_id, self.viewer.key, prompt_id, self.ip, self._vote_limits)
 
     async def on_resync(self, frame: Frame) -> None:
         await self.check_allowed("resync")

@@ -16,6 +16,7 @@ from typing import Any
 
 import redis
 import redis.asyncio as aredis
+from django.conf import settings
 
 from yolive import events
 from yolive import keys as redis_keys
@@ -23,6 +24,11 @@ from yolive.loops import per_loop
 from yolive.redis_client import get_async_redis, get_redis
 from yolive.voting import scripts
 
+# Script calls wait this long for others to share their pipeline. Each pipeline costs the web process a
+# connection from the pool, a timeout, a write and a read whatever it carries; at a few thousand votes a
+# second, a few milliseconds gathers several votes into each (docs/benchmarks.md), against a vote-to-tally
+# delay of a tick (250 ms at TALLY_HZ=4).
+PIPELINE_GATHER_S = 0.004
 MAX_CANDIDATES = 50  # a round's candidates travel in every tally; beyond this, a ballot stops being readable
 CLOSED_ROUND_TTL_S = 3600  # the database holds closed rounds; Redis keeps their keys only for late readers
 
@@ -96,7 +102,7 @@ class ScriptPipeline:
         reply: asyncio.Future[Any] = loop.create_future()
         self._calls.append((source, keys, args, reply))
         if len(self._calls) == 1:
-            loop.call_soon(self._flush)  # after every task already ready this turn has made its call
+            loop.call_later(PIPELINE_GATHER_S, self._flush)
         return reply
 
     def _flush(self) -> None:
@@ -261,11 +267,19 @@ class VoteLimits:
 
 async def cast_vote(round_id: int, viewer_key: str, prompt_id: int, ip: str, limits: VoteLimits) -> str:
     """'cast', 'moved', 'unchanged', 'unknown_prompt', 'round_closed', or 'wait:<seconds>' (rate limited)."""
-    keys = RoundKeys(round_id)
-    counters = [f"{keys.tag}:limit:viewer:{viewer_key}", f"{keys.tag}:limit:ip:{ip}"]
+    tag, round_keys = _vote_keys(settings.CHANNEL_PREFIX, round_id)
+    counters = [f"{tag}:limit:viewer:{viewer_key}", f"{tag}:limit:ip:{ip}"]
     args = [viewer_key, prompt_id, limits.per_viewer, limits.per_ip, limits.window_s]
-    outcome: str = await arun_script(scripts.CAST_VOTE, [*keys.all(), *counters], args)
+    outcome: str = await arun_script(scripts.CAST_VOTE, [*round_keys, *counters], args)
     return outcome
+
+
+@functools.lru_cache(maxsize=8)
+def _vote_keys(prefix: str, round_id: int) -> tuple[str, tuple[str, ...]]:
+    """A round's tag and keys, named once per round (and prefix) rather than once per vote: thousands of
+    votes a second share them."""
+    keys = RoundKeys(round_id)
+    return keys.tag, tuple(keys.all())
 
 
 async def read_round(
