@@ -118,7 +118,7 @@ class Fanout:
         self._newest = text
         frame = encode(text)
         sends = []
-        for socket in list(self.sockets):
+        for socket in self.sockets:  # nothing below adds or removes one
             if socket.tally_busy:
                 socket.tally_missed = True
             elif socket.wire is None or not socket.wire.write(frame):

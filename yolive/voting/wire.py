@@ -18,7 +18,6 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame, Opcode
-from websockets.protocol import State
 
 SCOPE_KEY = "yolive.wire"  # where ExposeWire puts a socket's Wire
 
@@ -41,10 +40,10 @@ class Wire:
         Whole frames only, and in the event loop's thread, so they never interleave with the server's."""
         protocol = self._protocol
         if (
-            protocol.conn.state is not State.OPEN
-            or protocol.close_sent
+            not protocol.handshake_complete  # not accepted yet
+            or protocol.close_sent  # we closed it (or refused it)
+            or protocol.transport.is_closing()  # the client closed it, or the connection was lost
             or not protocol.writable.is_set()  # paused: the client reads slower than we write
-            or protocol.transport.is_closing()
         ):
             return False
         protocol.transport.write(frame)
