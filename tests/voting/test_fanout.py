@@ -38,14 +38,19 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         stack.stop()
 
 
+def layer_and_socket_url(web: Stack) -> tuple[RedisPubSubChannelLayer, str]:
+    """The web process's channel layer, to publish events on as the conductor does, and its viewer socket."""
+    assert web.redis is not None
+    layer = RedisPubSubChannelLayer(hosts=[web.redis.url], prefix=web.env["CHANNEL_PREFIX"])
+    return layer, web.url.replace("http", "ws") + "/ws/live/"
+
+
 def test_every_socket_gets_its_snapshot_first_then_the_newest_tally(web: Stack) -> None:
     in_own_loop(snapshot_first_then_newest(web))
 
 
 async def snapshot_first_then_newest(web: Stack) -> None:
-    assert web.redis is not None
-    layer = RedisPubSubChannelLayer(hosts=[web.redis.url], prefix=web.env["CHANNEL_PREFIX"])
-    url = web.url.replace("http", "ws") + "/ws/live/"
+    layer, url = layer_and_socket_url(web)
     stop = asyncio.Event()
 
     async def publish_tallies() -> None:
@@ -89,9 +94,7 @@ def test_a_viewer_that_stops_reading_gets_the_newest_tally_and_costs_the_others_
 
 
 async def stuck_reader(web: Stack) -> None:
-    assert web.redis is not None
-    layer = RedisPubSubChannelLayer(hosts=[web.redis.url], prefix=web.env["CHANNEL_PREFIX"])
-    url = web.url.replace("http", "ws") + "/ws/live/"
+    layer, url = layer_and_socket_url(web)
     # The stuck client reads one frame into its queue and then no more from the network, so the server's
     # writes back up: first in the kernel, then in the server's own buffer, until it pauses writing.
     stuck = await websockets.connect(url, origin=web.url, max_queue=1, max_size=2**24)
