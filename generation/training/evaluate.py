@@ -1,6 +1,6 @@
 """Stage 3: the held-out evaluation on decoded frames, beside controls that show the judge can fail.
 
-    python -m generation.training evaluate [--prompts 72] [--strips docs/model]
+    python -m generation.training evaluate [--prompts 72] [--rows ...]   (strips in docs/model/)
 
 Prompts ask for (subject, setting, motion) triples that no training caption named. Rows:
 - chance: one in the number of subjects, settings, motions;
