@@ -85,12 +85,12 @@ Call = tuple[str, list[str], list[Any], "asyncio.Future[Any]"]
 
 
 class ScriptPipeline:
-    """Script calls made in one turn of the event loop, sent to Redis as one pipeline on one connection.
+    """Script calls made within PIPELINE_GATHER_S of the first, sent to Redis as one pipeline.
 
-    A busy web process receives many votes per turn; one round trip each would cost every vote a connection
-    from the pool, a write and a read of its own, and under load votes queued for connections. A pipeline is
-    not a transaction: each script still runs atomically on its own, in the order the calls were made, and
-    each caller gets its own reply or error.
+    A busy web process receives many votes in that time; one round trip each would cost every vote a
+    connection from the pool, a write and a read of its own, and under load votes queued for connections.
+    A pipeline is not a transaction: each script still runs atomically on its own, in the order the calls
+    were made, and each caller gets its own reply or error.
     """
 
     def __init__(self) -> None:
