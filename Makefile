@@ -34,7 +34,7 @@ test: setup lint
 	@scripts/ensure_redis.sh "$${YOLIVE_TEST_REDIS_URL:-redis://127.0.0.1:6379/$${YOLIVE_TEST_REDIS_DB:-15}}"
 	.venv/bin/pytest
 
-# The default model from nothing (about 4 hours on 2 CPU cores; minutes on a GPU): each stage resumes from
+# The default model from nothing (about 4.5 hours on 2 CPU cores; minutes on a GPU): each stage resumes from
 # var/training/ and writes its part into generation/model/ when it ends. The transformer stage stops with
 # an error while the VAE's reconstructions name the subject in under 70 % of held-out prompts: run the
 # VAE stage again (it goes on where it stopped). docs/model.md has the figures.
