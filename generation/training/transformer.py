@@ -30,7 +30,7 @@ from generation.training.architecture import (
 )
 from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
 from generation.training.precision import mixed_precision
-from generation.training.schedule import shifted
+from generation.training.schedule import learning_rate, run_progress, shifted
 from generation.training.text import build_text_encoder, build_tokenizer
 
 SEED = 3
@@ -155,13 +155,15 @@ class Trainer:
         state = load_checkpoint(checkpoint, self.modules(), self.opt)
         step = state.get("step", first_step)
         rng = np.random.default_rng(SEED + step)
-        deadline, last_save = time.monotonic() + minutes * 60, time.monotonic()
+        started, first = time.monotonic(), step
+        deadline, last_save = started + minutes * 60, started
         bar = tqdm(desc="transformer", initial=step, unit="step", mininterval=10)
         ema = state.get("ema")
         stop = stop_requested()
         while time.monotonic() < deadline and not stop.is_set() and step < max_steps:
+            progress = run_progress(started, minutes, step - first, max_steps - first)
             for group in self.opt.param_groups:
-                group["lr"] = LEARNING_RATE * min(1.0, (step + 1) / 200)
+                group["lr"] = learning_rate(LEARNING_RATE, step - first, progress)
             loss = self.loss(rng)
             self.opt.zero_grad(set_to_none=True)
             loss.backward()

@@ -24,6 +24,7 @@ from generation.training.checkpoints import load_checkpoint, save_checkpoint, st
 from generation.training.dataset import latent_mask
 from generation.training.precision import mixed_precision
 from generation.training.samples import frames_of, random_scene
+from generation.training.schedule import learning_rate, run_progress
 from generation.world.vocabulary import SUBJECTS
 
 SEED = 1
@@ -36,8 +37,6 @@ EDGE_WEIGHT = 1.0
 IDENTITY_WEIGHT = 0.2  # the probe's cross-entropy (about 3.2 untrained) beside a reconstruction loss near 1
 COVERED, UNCOVERED = 0.3, 0.0  # a latent cell is the subject's above this share of it, backdrop at none
 BACKDROP = len(SUBJECTS)  # the probe's class for a cell with no subject in it
-WARMUP = 100  # steps of each run, since a run from the shipped VAE starts with a fresh optimiser
-ANNEALED = 0.1  # the share of LEARNING_RATE left at the end of a run
 IGNORED = -100  # cross_entropy's ignore_index: partly covered cells, and a pair's cells
 _INDEX = {entry.name: i for i, entry in enumerate(SUBJECTS)}
 
@@ -84,14 +83,6 @@ def _crop_origin(mask: np.ndarray, rng: np.random.Generator) -> tuple[int, int]:
     else:
         y, x = int(rng.integers(0, HEIGHT - CROP[0] + 1)), int(rng.integers(0, WIDTH - CROP[1] + 1))
     return int(np.clip(y, 0, HEIGHT - CROP[0])), int(np.clip(x, 0, WIDTH - CROP[1]))
-
-
-def learning_rate(run_step: int, progress: float) -> float:
-    """A warm-up, then a cosine down to ANNEALED over the run (`progress` from 0 to 1, in time or in steps,
-    whichever ends it first). Every run ends annealed, so the VAE it exports is the best it holds (a constant
-    rate leaves the weights jittering around it), and the next run warms up again: warm restarts."""
-    cosine = 0.5 * (1 + np.cos(np.pi * min(1.0, progress)))
-    return LEARNING_RATE * min(1.0, (run_step + 1) / WARMUP) * (ANNEALED + (1 - ANNEALED) * cosine)
 
 
 def identity_probe(channels: int = LATENT_CHANNELS) -> torch.nn.Module:
@@ -180,9 +171,9 @@ def train(
         # Half the batches are clips: every latent frame after the first sums up eight frames, and that
         # is what a rendered clip is made of.
         batch = clip_batch(rng) if step % 2 else frame_batch(rng)
-        progress = max((time.monotonic() - started) / (minutes * 60), (step - first) / (max_steps - first))
+        progress = run_progress(started, minutes, step - first, max_steps - first)
         for group in opt.param_groups:
-            group["lr"] = learning_rate(step - first, progress)
+            group["lr"] = learning_rate(LEARNING_RATE, step - first, progress)
         loss, parts = reconstruction_loss(vae, batch, probe)
         opt.zero_grad(set_to_none=True)
         loss.backward()

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import torch
 
+from generation.training import schedule
 from generation.training import transformer as stage2
 from generation.training import vae as stage1
 from generation.training.architecture import (
@@ -113,10 +114,20 @@ def test_the_transformer_stage_refuses_a_vae_whose_reconstructions_lose_the_subj
         check_vae(Forgetful(), count=4)
 
 
-def test_each_vae_run_warms_up_then_ends_annealed():
-    peak = stage1.LEARNING_RATE
-    assert stage1.learning_rate(0, 0.0) == pytest.approx(peak / stage1.WARMUP)
-    assert stage1.learning_rate(stage1.WARMUP, 0.01) == pytest.approx(peak, rel=1e-3)
-    assert stage1.learning_rate(5000, 0.5) < peak
-    assert stage1.learning_rate(9000, 1.0) == pytest.approx(stage1.ANNEALED * peak)
-    assert stage1.learning_rate(9000, 3.0) == pytest.approx(stage1.ANNEALED * peak)  # past the end: held
+def test_each_run_warms_up_then_ends_annealed():
+    peak = 5e-4
+    assert schedule.learning_rate(peak, 0, 0.0) == pytest.approx(peak / schedule.WARMUP)
+    assert schedule.learning_rate(peak, schedule.WARMUP, 0.01) == pytest.approx(peak, rel=1e-3)
+    assert schedule.learning_rate(peak, 5000, 0.5) < peak
+    assert schedule.learning_rate(peak, 9000, 1.0) == pytest.approx(schedule.ANNEALED * peak)
+    assert schedule.learning_rate(peak, 9000, 3.0) == pytest.approx(schedule.ANNEALED * peak)  # held
+
+
+def test_a_transformer_run_follows_the_schedule_from_where_the_last_one_stopped(monkeypatch, tmp_path: Path):
+    monkeypatch.setattr(stage2, "BATCH", 4)
+    trainer = Trainer(small_latents(), threads=1)
+    assert trainer.train(60, tmp_path / "transformer.pt", max_steps=42, first_step=40) == 42
+    # Its second and last step: two steps into its warm-up, halfway through its two steps' budget.
+    last_rate = schedule.learning_rate(stage2.LEARNING_RATE, 1, 0.5)
+    assert trainer.opt.param_groups[0]["lr"] == pytest.approx(last_rate, rel=1e-3)
+    assert load_checkpoint(tmp_path / "transformer.pt", trainer.modules())["step"] == 42
