@@ -16,7 +16,15 @@ import torch
 from django.core.exceptions import ImproperlyConfigured
 
 from generation.presets import Preset, decode_with_vae
-from generation.training.architecture import FPS, HEIGHT, LEAD_FRAMES, MAX_TOKENS, MODEL_DIR, WIDTH
+from generation.training.architecture import (
+    FPS,
+    HEIGHT,
+    LEAD_FRAMES,
+    MAX_TOKENS,
+    MODEL_DIR,
+    NO_PROMPT,
+    WIDTH,
+)
 from generation.training.precision import mixed_precision
 from generation.training.schedule import sampling_timesteps
 
@@ -68,7 +76,8 @@ PRESET = Preset(
     name="world",
     build=build,
     timesteps=sampling_timesteps(STEPS),
-    guidance_scale=1.0,  # trained for guidance-free sampling: one transformer pass a step
+    guidance_scale=1.0,  # one transformer pass a step
+    negative_prompt=NO_PROMPT,  # the caption training drops to, for when guidance is on
     max_sequence_length=MAX_TOKENS,
     pipeline_size=pipeline_size,
     decode=decode,

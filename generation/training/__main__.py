@@ -147,6 +147,9 @@ def main() -> None:
         default=ROWS,
         help="the evaluation's rows to judge (the continuity table comes with 'generated')",
     )
+    parser.add_argument(
+        "--guidance", type=float, help="the generated row's guidance scale (the world preset's by default)"
+    )
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     if args.stage in ("vae", "all"):
@@ -199,7 +202,11 @@ def main() -> None:
             "vae": ("VAE reconstructions", lambda: reconstruction(shipped_vae())),
             "backdrop": ("backdrop only", lambda: backdrop_only),
             "random": ("random stand-in (tiny)", lambda: rendered("tiny")),
-            "generated": ("generated (world, default caches)", lambda: rendered("world")),
+            "generated": (
+                "generated (world, default caches"
+                + (f", guidance {args.guidance:g})" if args.guidance else ")"),
+                lambda: rendered("world", args.guidance),
+            ),
         }
         sources = {rows[key][0]: rows[key][1]() for key in args.rows}
         for line in evaluate(args.prompts, sources, Path("docs/model")):

@@ -21,6 +21,9 @@ TOKEN_CELLS = 2  # the transformer's patch: latent cells per token side
 LATENT_CHANNELS = 16
 TEXT_DIM = 64
 MAX_TOKENS = 128  # words: a prompt of PROMPT_MAX_CHARS (200) characters has at most 100
+# What a dropped caption becomes in training, and the negative prompt at render time: classifier-free
+# guidance steers each step away from what the model draws for it (any scene at all) toward the prompt.
+NO_PROMPT = ""
 
 # LTX-Video 0.9.5's down and up blocks, whose resampling keeps a space-to-channel shortcut beside the
 # convolution (it averages or repeats pixels across channels): the autoencoder starts near a patch average

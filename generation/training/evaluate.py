@@ -128,11 +128,14 @@ def check_vae(vae: Any, count: int = GATE_PROMPTS) -> float:
     return share
 
 
-def rendered(preset_name: str) -> Callable[[Case], np.ndarray]:
+def rendered(preset_name: str, guidance: float | None = None) -> Callable[[Case], np.ndarray]:
+    """The preset's renders, with its own guidance scale or `guidance`."""
     from generation.engine import CacheSettings, Renderer, RenderRequest
     from generation.presets import get_preset
 
     preset = get_preset(preset_name)
+    if guidance is not None:
+        preset = dataclasses.replace(preset, guidance_scale=guidance)
     renderer = Renderer(preset, preset.build(), CacheSettings())
 
     def run(case: Case) -> np.ndarray:

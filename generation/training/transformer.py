@@ -4,7 +4,8 @@ The transformer sees exactly what LTXConditionPipeline gives it at render time: 
 timesteps (zero on the conditioning frames of a continuation), the pipeline's video coordinates and the
 T5 encoder's output with its attention mask. It learns the rectified flow the pipeline's scheduler steps
 along: x_s = (1 - s) x0 + s noise, target noise - x0, with s drawn from the shifted schedule the preset
-samples with. The loss leans on the subject's latent cells (a subject covers a few of 720 tokens).
+samples with. The loss leans on the subject's latent cells (a subject covers a few of 720 tokens). A tenth
+of the captions are dropped, so that a render may use classifier-free guidance.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
 from generation.training.architecture import (
     FPS,
     LEAD_FRAMES,
+    NO_PROMPT,
     SPATIAL,
     TEMPORAL,
     TOKEN_CELLS,
@@ -38,6 +40,7 @@ BATCH = 8
 LEARNING_RATE = 5e-4
 SUBJECT_WEIGHT = 4.0
 CONDITIONED_SHARE = 0.5  # plain clips also learn to continue themselves half of the time
+UNCAPTIONED_SHARE = 0.1  # captions dropped to NO_PROMPT, so that the model can be guided
 CONDITION_NOISE = 0.15  # the pipeline's image_cond_noise_scale
 LEAD_LATENTS = (LEAD_FRAMES - 1) // TEMPORAL + 1
 
@@ -117,12 +120,16 @@ class Trainer:
     def modules(self) -> torch.nn.ModuleDict:
         return torch.nn.ModuleDict({"transformer": self.transformer, "text_encoder": self.text_encoder})
 
+    def captions(self, index: list[int], rng: np.random.Generator) -> list[str]:
+        """One of each clip's captions, or NO_PROMPT for UNCAPTIONED_SHARE of them."""
+        texts = [str(rng.choice(self.data.captions[i])) for i in index]
+        return [NO_PROMPT if rng.random() < UNCAPTIONED_SHARE else text for text in texts]
+
     def loss(self, rng: np.random.Generator) -> torch.Tensor:
         index = torch.from_numpy(rng.choice(len(self.data.x0), BATCH, replace=False))
         x0 = self.data.x0[index].float()
-        texts = [str(rng.choice(self.data.captions[i])) for i in index.tolist()]
         tokens = self.tokenizer(
-            texts,
+            self.captions(index.tolist(), rng),
             padding="max_length",
             max_length=self.tokenizer.model_max_length,
             truncation=True,
