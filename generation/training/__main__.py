@@ -204,7 +204,7 @@ def main() -> None:
             "random": ("random stand-in (tiny)", lambda: rendered("tiny")),
             "generated": (
                 "generated (world, default caches"
-                + (f", guidance {args.guidance:g})" if args.guidance else ")"),
+                + (f", guidance {args.guidance:g})" if args.guidance is not None else ")"),
                 lambda: rendered("world", args.guidance),
             ),
         }
