@@ -1,5 +1,5 @@
 """python -m generation.training {vae,transformer,decoder,evaluate,all} [--minutes N] [--threads N]
-    [--steps N] [--prompts N] [--rows ground vae backdrop random generated]
+    [--steps N] [--prompts N] [--rows ground vae backdrop random generated] [--guidance G] [--denoise N]
 
 The stages run in this order for `all` (what `make model` does); `decoder` may also run beside
 `transformer`, since it never changes the latents the transformer learns on.
@@ -150,6 +150,9 @@ def main() -> None:
     parser.add_argument(
         "--guidance", type=float, help="the generated row's guidance scale (the world preset's by default)"
     )
+    parser.add_argument(
+        "--denoise", type=int, help="the generated row's sampling steps (the world preset's by default)"
+    )
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     if args.stage in ("vae", "all"):
@@ -204,8 +207,10 @@ def main() -> None:
             "random": ("random stand-in (tiny)", lambda: rendered("tiny")),
             "generated": (
                 "generated (world, default caches"
-                + (f", guidance {args.guidance:g})" if args.guidance is not None else ")"),
-                lambda: rendered("world", args.guidance),
+                + (f", guidance {args.guidance:g}" if args.guidance is not None else "")
+                + (f", {args.denoise} steps" if args.denoise is not None else "")
+                + ")",
+                lambda: rendered("world", args.guidance, args.denoise),
             ),
         }
         sources = {rows[key][0]: rows[key][1]() for key in args.rows}

@@ -128,14 +128,19 @@ def check_vae(vae: Any, count: int = GATE_PROMPTS) -> float:
     return share
 
 
-def rendered(preset_name: str, guidance: float | None = None) -> Callable[[Case], np.ndarray]:
-    """The preset's renders, with its own guidance scale or `guidance`."""
+def rendered(
+    preset_name: str, guidance: float | None = None, denoise: int | None = None
+) -> Callable[[Case], np.ndarray]:
+    """The preset's renders, with its own guidance scale and sampling steps or `guidance` and `denoise`."""
     from generation.engine import CacheSettings, Renderer, RenderRequest
     from generation.presets import get_preset
+    from generation.training.schedule import sampling_timesteps
 
     preset = get_preset(preset_name)
     if guidance is not None:
         preset = dataclasses.replace(preset, guidance_scale=guidance)
+    if denoise is not None:
+        preset = dataclasses.replace(preset, timesteps=sampling_timesteps(denoise))
     renderer = Renderer(preset, preset.build(), CacheSettings())
 
     def run(case: Case) -> np.ndarray:
