@@ -18,12 +18,22 @@ def save_checkpoint(path: Path, model: Any, optimizer: Any, **state: Any) -> Non
     os.replace(partial, path)
 
 
+class StaleCheckpoint(SystemExit):
+    """A checkpoint of another architecture: the stage stops rather than guess what to do with it."""
+
+
 def load_checkpoint(path: Path, model: Any, optimizer: Any | None = None) -> dict[str, Any]:
     """The saved state beyond the weights ({} when there is no checkpoint yet)."""
     if not path.exists():
         return {}
     saved = torch.load(path, map_location="cpu", weights_only=False)
-    model.load_state_dict(saved.pop("model"))
+    try:
+        model.load_state_dict(saved.pop("model"))
+    except RuntimeError as error:  # missing, unexpected or reshaped weights
+        raise StaleCheckpoint(
+            f"{path} holds a model of another architecture (architecture.py changed since it was written): "
+            "move it aside to start this stage afresh, or from the shipped part where that one fits"
+        ) from error
     optimizer_state = saved.pop("optimizer")
     if optimizer is not None:
         optimizer.load_state_dict(optimizer_state)

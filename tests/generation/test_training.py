@@ -18,7 +18,7 @@ from generation.training.architecture import (
     WIDTH,
     build_vae,
 )
-from generation.training.checkpoints import load_checkpoint, save_checkpoint
+from generation.training.checkpoints import StaleCheckpoint, load_checkpoint, save_checkpoint
 from generation.training.transformer import Latents, Trainer
 
 
@@ -93,6 +93,14 @@ def test_a_checkpoint_restores_weights_optimiser_and_step(tmp_path: Path):
     assert state["step"] == 41
     assert torch.equal(again.weight, model.weight)
     assert load_checkpoint(tmp_path / "missing.pt", again) == {}
+
+
+def test_a_checkpoint_of_another_architecture_stops_the_stage_with_a_clear_error(tmp_path: Path):
+    model = torch.nn.Linear(3, 2)
+    save_checkpoint(tmp_path / "stage.pt", model, torch.optim.AdamW(model.parameters()), step=41)
+    with pytest.raises(StaleCheckpoint, match="another architecture"):
+        load_checkpoint(tmp_path / "stage.pt", torch.nn.Linear(4, 2))
+    assert (tmp_path / "stage.pt").exists()  # kept for whoever wants it back
 
 
 def test_a_stage_goes_on_from_a_shipped_part_only_of_the_same_architecture(tmp_path: Path):
