@@ -111,10 +111,11 @@ def train_transformer(minutes: float, threads: int, steps: int) -> None:
     from generation.training.dataset import draw_all
     from generation.training.evaluate import check_vae
     from generation.training.folder import record_steps, recorded_steps
+    from generation.training.precision import training_device
     from generation.training.transformer import Trainer, encode_clips
 
     torch.set_num_threads(threads)
-    vae = shipped_vae()
+    vae = shipped_vae().to(training_device())
     print(f"VAE reconstructions name the subject in {100 * check_vae(vae):.1f} % of held-out prompts")
     draw_all(VAR / "clips", CLIPS)
     digest = hashlib.sha256(

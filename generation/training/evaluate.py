@@ -89,9 +89,10 @@ def backdrop_only(case: Case) -> np.ndarray:
 
 @torch.no_grad()
 def reconstruct(vae: Any, frames: np.ndarray) -> np.ndarray:
-    """(F, H, W, 3) frames in [0, 1] through the VAE and back, as uint8."""
+    """(F, H, W, 3) frames in [0, 1] through the VAE (on whichever device it is) and back, as uint8."""
     video = torch.from_numpy(frames * 2 - 1).permute(3, 0, 1, 2)[None].float()
-    out = vae.decode(vae.encode(video).latent_dist.mode()).sample[0].permute(1, 2, 3, 0).numpy()
+    out = vae.decode(vae.encode(video.to(vae.device)).latent_dist.mode()).sample[0].float().cpu()
+    out = out.permute(1, 2, 3, 0).numpy()
     return to_uint8((out + 1) / 2)
 
 

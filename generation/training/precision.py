@@ -1,8 +1,12 @@
-"""bfloat16 on the CPU, where it has it natively (AVX-512 BF16), for the autoencoder's convolutions, the
-bulk of its cost: the VAE trains in it (weights, optimiser state and losses stay float32), the transformer
+"""Where training runs and in what precision.
+
+A CUDA GPU when there is one: the same stages then run there, in minutes what takes hours on the CPU.
+bfloat16 for the autoencoder's convolutions, the bulk of its cost, on a GPU and on a CPU that has it natively
+(AVX-512 BF16): the VAE trains in it (weights, optimiser state and losses stay float32), the transformer
 stage encodes its clips in it, and the default model decodes in it. The transformer itself, narrow and
-dominated by overheads rather than arithmetic, stays in float32. Without native bfloat16 all runs in
-float32."""
+dominated by overheads rather than arithmetic on a CPU, stays in float32. Without native bfloat16 all runs
+in float32.
+"""
 
 from __future__ import annotations
 
@@ -13,5 +17,11 @@ import torch
 BFLOAT16 = bool(getattr(torch.cpu, "_is_avx512_bf16_supported", lambda: False)())
 
 
-def mixed_precision() -> Any:
-    return torch.autocast("cpu", dtype=torch.bfloat16, enabled=BFLOAT16)
+def training_device() -> torch.device:
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def mixed_precision(device: torch.device | None = None) -> Any:
+    """bfloat16 autocast on `device` (the CPU by default) where it has native bfloat16."""
+    kind = "cpu" if device is None else device.type
+    return torch.autocast(kind, dtype=torch.bfloat16, enabled=kind == "cuda" or BFLOAT16)

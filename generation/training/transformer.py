@@ -31,7 +31,7 @@ from generation.training.architecture import (
     build_transformer,
 )
 from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
-from generation.training.precision import mixed_precision
+from generation.training.precision import mixed_precision, training_device
 from generation.training.schedule import learning_rate, run_progress, shifted
 from generation.training.text import build_text_encoder, build_tokenizer
 
@@ -63,13 +63,14 @@ def encode_clips(vae: Any, folder: Path, out: Path) -> Latents:
         return Latents(**saved)
     infos = sorted(folder.glob("*.json"))
     x0, masks, captions, continuation = [], [], [], []
-    mean, std = vae.latents_mean.view(1, -1, 1, 1, 1), vae.latents_std.view(1, -1, 1, 1, 1)
+    device = vae.device
+    mean, std = (vae.latents_mean.view(1, -1, 1, 1, 1).cpu(), vae.latents_std.view(1, -1, 1, 1, 1).cpu())
     for info_path in tqdm(infos, desc="encode", mininterval=10):
         stem = info_path.name.removesuffix(".json")
         frames = np.load(folder / f"{stem}.frames.npy")
-        video = torch.from_numpy(frames).permute(3, 0, 1, 2)[None].float() / 127.5 - 1
-        with mixed_precision():
-            latent = vae.encode(video).latent_dist.mode().float()
+        video = torch.from_numpy(frames).permute(3, 0, 1, 2)[None].to(device).float() / 127.5 - 1
+        with mixed_precision(device):
+            latent = vae.encode(video).latent_dist.mode().float().cpu()
         x0.append(((latent - mean) / std).half())
         masks.append(torch.from_numpy(np.load(folder / f"{stem}.mask.npy")))
         info = json.loads(info_path.read_text())
@@ -103,20 +104,23 @@ class Trainer:
     def __init__(
         self, latents: Latents, threads: int = 2, transformer: Any = None, text_encoder: Any = None
     ) -> None:
-        """`transformer`, `text_encoder`: parts to go on training (the shipped ones); new ones where None."""
+        """`transformer`, `text_encoder`: parts to go on training (the shipped ones); new ones where None.
+        They train on training_device(); the latents stay in memory, a batch at a time goes there."""
         torch.set_num_threads(threads)
         torch.manual_seed(SEED)
+        self.device = training_device()
         self.data = latents
         self.tokenizer = build_tokenizer()
         if transformer is None:
             transformer = build_transformer()
         if text_encoder is None:
             text_encoder = build_text_encoder(len(self.tokenizer))
-        self.transformer, self.text_encoder = transformer.train(), text_encoder.train()
+        self.transformer = transformer.to(self.device).train()
+        self.text_encoder = text_encoder.to(self.device).train()
         self.parameters = [*self.transformer.parameters(), *self.text_encoder.parameters()]
         self.opt = torch.optim.AdamW(self.parameters, lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.01)
         f, h, w = latents.x0.shape[2:]
-        self.coords = video_coords(BATCH, f, h, w)
+        self.coords = video_coords(BATCH, f, h, w).to(self.device)
         self.lead_tokens = LEAD_LATENTS * (h // TOKEN_CELLS) * (w // TOKEN_CELLS)
 
     def modules(self) -> torch.nn.ModuleDict:
@@ -129,22 +133,23 @@ class Trainer:
 
     def loss(self, rng: np.random.Generator) -> torch.Tensor:
         index = torch.from_numpy(rng.choice(len(self.data.x0), BATCH, replace=False))
-        x0 = self.data.x0[index].float()
+        x0 = self.data.x0[index].to(self.device).float()
         tokens = self.tokenizer(
             self.captions(index.tolist(), rng),
             padding="max_length",
             max_length=self.tokenizer.model_max_length,
             truncation=True,
             return_tensors="pt",
-        )
+        ).to(self.device)
         embeds = self.text_encoder(tokens.input_ids, attention_mask=tokens.attention_mask)[0]
-        sigma = shifted(torch.from_numpy(rng.random(BATCH)).float())
+        sigma = shifted(torch.from_numpy(rng.random(BATCH)).float()).to(self.device)
         noise = torch.randn_like(x0)
         s = sigma.view(-1, 1, 1, 1, 1)
         xt, target = pack((1 - s) * x0 + s * noise), pack(noise - x0)
         timestep = (sigma * 1000).view(-1, 1).expand(-1, xt.shape[1]).clone()
-        weight = 1 + SUBJECT_WEIGHT * token_weights(self.data.masks[index].float())
+        weight = 1 + SUBJECT_WEIGHT * token_weights(self.data.masks[index].to(self.device).float())
         conditioned = self.data.continuation[index] | torch.from_numpy(rng.random(BATCH) < CONDITIONED_SHARE)
+        conditioned = conditioned.to(self.device)
         lead = slice(0, self.lead_tokens)
         clean = pack(x0)[:, lead] + CONDITION_NOISE * torch.randn_like(xt[:, lead]) * s.view(-1, 1, 1) ** 2
         xt[conditioned, lead] = clean[conditioned]

@@ -22,7 +22,7 @@ from tqdm import tqdm
 from generation.training.architecture import HEIGHT, LATENT_CHANNELS, WIDTH, build_vae
 from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
 from generation.training.dataset import latent_mask
-from generation.training.precision import mixed_precision
+from generation.training.precision import mixed_precision, training_device
 from generation.training.samples import frames_of, random_scene
 from generation.training.schedule import learning_rate, run_progress
 from generation.world.vocabulary import SUBJECTS
@@ -47,6 +47,9 @@ class Batch:
     mask: torch.Tensor  # (B, 1, F, H, W) the subjects' coverage
     cells: torch.Tensor  # (B, F', h, w) the share of each latent cell they cover
     subject: torch.Tensor  # (B,) the lone subject's index in SUBJECTS; -1 for a pair
+
+    def to(self, device: torch.device) -> Batch:
+        return Batch(*(t.to(device) for t in (self.video, self.mask, self.cells, self.subject)))
 
 
 def frame_batch(rng: np.random.Generator) -> Batch:
@@ -111,7 +114,7 @@ def reconstruction_loss(
     # The mode, not a sample: the encoder's one log-variance channel starts near 0, so sampled latents would
     # carry unit noise and the decoder would learn the blurred mean. The export pins that channel instead.
     video, mask = batch.video, batch.mask
-    with mixed_precision():
+    with mixed_precision(video.device):
         with torch.set_grad_enabled(vae.encoder.training):
             latents = vae.encode(video).latent_dist.mode()
         out = vae.decode(latents).sample
@@ -147,15 +150,17 @@ def train(
     first_step: int = 0,
 ) -> tuple[Any, int]:
     """Train the VAE (from `start_from`, or new; a checkpoint, when there is one, wins over both). With
-    `decoder_only`, the latent space stays exactly as it is while the pictures it decodes to sharpen."""
+    `decoder_only`, the latent space stays exactly as it is while the pictures it decodes to sharpen.
+    It trains on training_device() (batches are drawn on the CPU) and comes back on the CPU."""
     torch.set_num_threads(threads)
     torch.manual_seed(SEED)
+    device = training_device()
     vae = (build_vae() if start_from is None else start_from).train()
     # The probe teaches the encoder; with the encoder frozen there is nothing for it to teach.
     probe = None if decoder_only else identity_probe()
     if decoder_only:
         vae.encoder.eval().requires_grad_(False)
-    modules = torch.nn.ModuleDict({"vae": vae, **({"probe": probe} if probe is not None else {})})
+    modules = torch.nn.ModuleDict({"vae": vae, **({"probe": probe} if probe is not None else {})}).to(device)
     trained = [p for p in modules.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(trained, lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.0)
     state = load_checkpoint(checkpoint, modules, opt)
@@ -170,7 +175,7 @@ def train(
     while time.monotonic() < deadline and not stop.is_set() and step < max_steps:
         # Half the batches are clips: every latent frame after the first sums up eight frames, and that
         # is what a rendered clip is made of.
-        batch = clip_batch(rng) if step % 2 else frame_batch(rng)
+        batch = (clip_batch(rng) if step % 2 else frame_batch(rng)).to(device)
         progress = run_progress(started, minutes, step - first, max_steps - first)
         for group in opt.param_groups:
             group["lr"] = learning_rate(LEARNING_RATE, step - first, progress)
@@ -190,4 +195,4 @@ def train(
             last_save = time.monotonic()
     save_checkpoint(checkpoint, modules, opt, step=step, ema=ema)
     bar.close()
-    return vae.eval(), step
+    return vae.cpu().eval(), step

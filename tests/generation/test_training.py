@@ -82,6 +82,19 @@ def test_a_tenth_of_the_captions_are_dropped_so_that_renders_can_be_guided():
     assert kept == {"a cat bouncing in the snow", "a kitten jumps", "a rocket rising in space"}
 
 
+def test_the_drawn_clips_are_encoded_once_with_their_masks_and_captions(tmp_path: Path):
+    from generation.training.dataset import draw_all
+
+    draw_all(tmp_path / "clips", 2)
+    latents = stage2.encode_clips(build_vae().eval(), tmp_path / "clips", tmp_path / "latents.pt")
+    h, w = HEIGHT // SPATIAL, WIDTH // SPATIAL
+    assert latents.x0.shape == (2, LATENT_CHANNELS, (CLIP_FRAMES - 1) // TEMPORAL + 1, h, w)
+    assert latents.masks.shape == (2, (CLIP_FRAMES - 1) // TEMPORAL + 1, h, w)
+    assert all(captions and all(captions) for captions in latents.captions)
+    again = stage2.encode_clips(None, tmp_path / "missing", tmp_path / "latents.pt")  # read back, not redone
+    assert torch.equal(again.x0, latents.x0) and again.captions == latents.captions
+
+
 def test_a_checkpoint_restores_weights_optimiser_and_step(tmp_path: Path):
     model = torch.nn.Linear(3, 2)
     opt = torch.optim.AdamW(model.parameters())

@@ -10,6 +10,8 @@ import torch
 class Passthrough:
     """Gives back exactly what it was given: the judge's best case."""
 
+    device = torch.device("cpu")  # where it runs, as a diffusers model says
+
     def encode(self, video: torch.Tensor) -> SimpleNamespace:
         return SimpleNamespace(latent_dist=SimpleNamespace(mode=lambda: video))
 
