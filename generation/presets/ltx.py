@@ -72,7 +72,7 @@ def build() -> Any:
 
     folder = check_model_folder(settings.MODEL_PATH)
     device = _device()
-    pipe = LTXConditionPipeline.from_pretrained(folder, torch_dtype=DTYPE, local_files_only=True)
+    pipe = LTXConditionPipeline.from_pretrained(folder, dtype=DTYPE, local_files_only=True)
     pipe.set_progress_bar_config(disable=True)
     return pipe.to(device)
 

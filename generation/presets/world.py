@@ -54,9 +54,11 @@ def build() -> Any:
     from generation.pipeline import PatchedLTXConditionPipeline
 
     # fp16 on disk (half the size); float32 to run, because CPUs have no fast fp16 arithmetic. The patched
-    # pipeline, because the transformer reads 2x2 latent cells as one token (generation/pipeline.py).
+    # pipeline, because the transformer reads 2x2 latent cells as one token (generation/pipeline.py). Plain
+    # loading: 13 MB need no low-memory path, and asking for it without `accelerate` (a GPU-only
+    # requirement) logs a warning at every worker start.
     pipe = PatchedLTXConditionPipeline.from_pretrained(
-        check_model_folder(), torch_dtype=torch.float32, local_files_only=True
+        check_model_folder(), dtype=torch.float32, local_files_only=True, low_cpu_mem_usage=False
     )
     pipe.set_progress_bar_config(disable=True)
     return pipe

@@ -82,12 +82,13 @@ def shipped(name: str, folder: Path = MODEL_DIR) -> Any:
     today's architecture (a changed configuration starts afresh)."""
     if not fits(name, folder):
         return None
-    return part(name)[0].from_pretrained(folder / name, torch_dtype=torch.float32)
+    return part(name)[0].from_pretrained(folder / name, dtype=torch.float32, low_cpu_mem_usage=False)
 
 
 def shipped_vae(folder: Path = MODEL_DIR) -> Any:
     """The shipped VAE, whatever its architecture, to judge or to encode with."""
-    return part("vae")[0].from_pretrained(folder / "vae", torch_dtype=torch.float32).eval()
+    vae = part("vae")[0].from_pretrained(folder / "vae", dtype=torch.float32, low_cpu_mem_usage=False)
+    return vae.eval()
 
 
 def export_pipeline(trainer: Any, vae: Any) -> None:

@@ -48,6 +48,15 @@ def test_the_shipped_folder_loads_with_from_pretrained_and_the_hub_offline():
     ]
 
 
+def test_the_preset_loads_without_a_warning_in_the_workers_log():
+    code = "from generation.presets.world import PRESET; PRESET.build()"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    said = [line for line in out.stderr.splitlines() if "Loading" not in line]  # the progress bars aside
+    assert not [line for line in said if "Warning" in line or "accelerate" in line], said
+
+
 def test_the_folder_is_fp16_and_within_40_mb_with_its_vocabulary_and_licences():
     weights = list(MODEL_DIR.rglob("*.safetensors"))
     assert {w.parent.name for w in weights} == {"vae", "transformer", "text_encoder"}
