@@ -1,6 +1,6 @@
 """Where training runs and in what precision.
 
-A CUDA GPU when there is one: the same stages then run there, in minutes what takes hours on the CPU.
+A CUDA GPU when there is one (the same stages then run there; not yet tried on one), else the CPU.
 bfloat16 for the autoencoder's convolutions, the bulk of its cost, on a GPU and on a CPU that has it natively
 (AVX-512 BF16): the VAE trains in it (weights, optimiser state and losses stay float32), the transformer
 stage encodes its clips in it, and the default model decodes in it. The transformer itself, narrow and

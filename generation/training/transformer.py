@@ -4,8 +4,8 @@ The transformer sees exactly what LTXConditionPipeline gives it at render time: 
 timesteps (zero on the conditioning frames of a continuation), the pipeline's video coordinates and the
 T5 encoder's output with its attention mask. It learns the rectified flow the pipeline's scheduler steps
 along: x_s = (1 - s) x0 + s noise, target noise - x0, with s drawn from the shifted schedule the preset
-samples with. The loss leans on the subject's latent cells (a subject covers a few of 720 tokens). A tenth
-of the captions are dropped, so that a render may use classifier-free guidance.
+samples with. The loss leans on the tokens the subject touches (a sixth of a clip's 720, SUBJECT_WEIGHT).
+A tenth of the captions are dropped, so that a render may use classifier-free guidance.
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ def encode_clips(vae: Any, folder: Path, out: Path) -> Latents:
     infos = sorted(folder.glob("*.json"))
     x0, masks, captions, continuation = [], [], [], []
     device = vae.device
-    mean, std = (vae.latents_mean.view(1, -1, 1, 1, 1).cpu(), vae.latents_std.view(1, -1, 1, 1, 1).cpu())
+    mean = vae.latents_mean.view(1, -1, 1, 1, 1).cpu()
+    std = vae.latents_std.view(1, -1, 1, 1, 1).cpu()
     for info_path in tqdm(infos, desc="encode", mininterval=10):
         stem = info_path.name.removesuffix(".json")
         frames = np.load(folder / f"{stem}.frames.npy")
