@@ -113,7 +113,7 @@ def train_transformer(minutes: float, threads: int, steps: int) -> None:
     from generation.training.evaluate import check_vae
     from generation.training.folder import record_steps, recorded_steps
     from generation.training.precision import training_device
-    from generation.training.transformer import Trainer, encode_clips
+    from generation.training.transformer import Trainer, encode_clips, subject_share
 
     torch.set_num_threads(threads)
     vae = shipped_vae().to(training_device())
@@ -123,6 +123,8 @@ def train_transformer(minutes: float, threads: int, steps: int) -> None:
         (MODEL_DIR / "vae" / "diffusion_pytorch_model.safetensors").read_bytes()
     ).hexdigest()
     latents = encode_clips(vae, VAR / "clips", VAR / f"latents-{digest[:12]}.pt")
+    tokens, weight = subject_share(latents.masks)
+    print(f"the subject touches {100 * tokens:.1f} % of the tokens, {100 * weight:.1f} % of the loss weight")
     # With no checkpoint here (a new machine), go on from the shipped weights rather than from nothing.
     fresh = not (VAR / "transformer.pt").exists()
     transformer = shipped("transformer") if fresh else None

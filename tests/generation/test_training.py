@@ -95,6 +95,14 @@ def test_the_drawn_clips_are_encoded_once_with_their_masks_and_captions(tmp_path
     assert torch.equal(again.x0, latents.x0) and again.captions == latents.captions
 
 
+def test_the_subjects_share_of_tokens_and_of_the_loss_is_measured():
+    masks = torch.zeros(1, 1, 4, 4)
+    masks[0, 0, 0, 0] = 1.0  # one cell: one of the four 2x2 tokens
+    tokens, weight = stage2.subject_share(masks)
+    assert tokens == 0.25
+    assert weight == pytest.approx((1 + stage2.SUBJECT_WEIGHT) / (4 + stage2.SUBJECT_WEIGHT))
+
+
 def test_a_checkpoint_restores_weights_optimiser_and_step(tmp_path: Path):
     model = torch.nn.Linear(3, 2)
     opt = torch.optim.AdamW(model.parameters())
