@@ -82,13 +82,17 @@ def shipped(name: str, folder: Path = MODEL_DIR) -> Any:
     today's architecture (a changed configuration starts afresh)."""
     if not fits(name, folder):
         return None
-    return part(name)[0].from_pretrained(folder / name, dtype=torch.float32, low_cpu_mem_usage=False)
+    return load_part(name, folder)
 
 
 def shipped_vae(folder: Path = MODEL_DIR) -> Any:
     """The shipped VAE, whatever its architecture, to judge or to encode with."""
-    vae = part("vae")[0].from_pretrained(folder / "vae", dtype=torch.float32, low_cpu_mem_usage=False)
-    return vae.eval()
+    return load_part("vae", folder).eval()
+
+
+def load_part(name: str, folder: Path) -> Any:
+    # Plain loading, as the world preset loads: no low-memory path, which wants `accelerate` (GPU-only).
+    return part(name)[0].from_pretrained(folder / name, dtype=torch.float32, low_cpu_mem_usage=False)
 
 
 def export_pipeline(trainer: Any, vae: Any) -> None:

@@ -15,13 +15,13 @@ from typing import Any
 import torch
 
 BFLOAT16 = bool(getattr(torch.cpu, "_is_avx512_bf16_supported", lambda: False)())
+CPU = torch.device("cpu")
 
 
 def training_device() -> torch.device:
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
-def mixed_precision(device: torch.device | None = None) -> Any:
-    """bfloat16 autocast on `device` (the CPU by default) where it has native bfloat16."""
-    kind = "cpu" if device is None else device.type
-    return torch.autocast(kind, dtype=torch.bfloat16, enabled=kind == "cuda" or BFLOAT16)
+def mixed_precision(device: torch.device = CPU) -> Any:
+    """bfloat16 autocast on `device` where it has native bfloat16 (a CUDA GPU, or a CPU with BFLOAT16)."""
+    return torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda" or BFLOAT16)

@@ -101,11 +101,16 @@ def token_weights(masks: torch.Tensor) -> torch.Tensor:
     return pooled.flatten(1).unsqueeze(-1)
 
 
+def loss_weights(masks: torch.Tensor) -> torch.Tensor:
+    """(B, F, h, w) subject masks -> (B, tokens, 1): each token's weight in the loss."""
+    return 1 + SUBJECT_WEIGHT * token_weights(masks.float())
+
+
 def subject_share(masks: torch.Tensor) -> tuple[float, float]:
     """(the share of tokens the subject touches, the share of the loss's weight they hold) over `masks`."""
-    touched = token_weights(masks.float())
-    weight = 1 + SUBJECT_WEIGHT * touched
-    return float((touched > 0).float().mean()), float(weight[touched > 0].sum() / weight.sum())
+    weight = loss_weights(masks)
+    touched = weight > 1
+    return float(touched.float().mean()), float(weight[touched].sum() / weight.sum())
 
 
 class Trainer:
@@ -155,7 +160,7 @@ class Trainer:
         s = sigma.view(-1, 1, 1, 1, 1)
         xt, target = pack((1 - s) * x0 + s * noise), pack(noise - x0)
         timestep = (sigma * 1000).view(-1, 1).expand(-1, xt.shape[1]).clone()
-        weight = 1 + SUBJECT_WEIGHT * token_weights(self.data.masks[index].to(self.device).float())
+        weight = loss_weights(self.data.masks[index].to(self.device))
         conditioned = self.data.continuation[index] | torch.from_numpy(rng.random(BATCH) < CONDITIONED_SHARE)
         conditioned = conditioned.to(self.device)
         lead = slice(0, self.lead_tokens)
