@@ -149,6 +149,11 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--prompts", type=int, default=72, help="held-out prompts to evaluate")
     parser.add_argument(
+        "--trained",
+        action="store_true",
+        help="evaluate on combinations training named, not held-out ones (no strips, no continuity)",
+    )
+    parser.add_argument(
         "--rows",
         nargs="+",
         choices=ROWS,
@@ -222,9 +227,10 @@ def main() -> None:
             ),
         }
         sources = {rows[key][0]: rows[key][1]() for key in args.rows}
-        for line in evaluate(args.prompts, sources, Path("docs/model")):
+        strips = None if args.trained else Path("docs/model")
+        for line in evaluate(args.prompts, sources, strips, args.trained):
             print(line, flush=True)
-        if "generated" in args.rows:
+        if "generated" in args.rows and not args.trained:
             print("\nContinuity: mean absolute pixel change (0-255) at 512x288, 24 fps\n")
             for line in continuity():
                 print(line, flush=True)

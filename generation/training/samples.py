@@ -20,14 +20,23 @@ HELD_OUT_SEED = 1234
 HELD_OUT_SHARE = 0.1
 
 
-@cache
-def held_out() -> frozenset[tuple[str, str, str]]:
-    triples = list(
+def all_triples() -> list[tuple[str, str, str]]:
+    return list(
         itertools.product([e.name for e in SUBJECTS], [e.name for e in SETTINGS], [e.name for e in MOTIONS])
     )
+
+
+@cache
+def held_out() -> frozenset[tuple[str, str, str]]:
+    triples = all_triples()
     rng = np.random.default_rng(HELD_OUT_SEED)
     picked = rng.choice(len(triples), int(len(triples) * HELD_OUT_SHARE), replace=False)
     return frozenset(triples[i] for i in picked)
+
+
+def seen() -> frozenset[tuple[str, str, str]]:
+    """The triples training captions may name: every one but the held-out."""
+    return frozenset(all_triples()) - held_out()
 
 
 def is_held_out(scene: Scene) -> bool:

@@ -153,6 +153,20 @@ def test_the_transformer_stage_refuses_a_vae_whose_reconstructions_lose_the_subj
         check_vae(Forgetful(), count=4)
 
 
+def test_held_out_prompts_ask_for_combinations_no_training_caption_names():
+    from generation.training.evaluate import cases
+    from generation.training.samples import held_out, seen, training_caption
+
+    rng = np.random.default_rng(0)
+    scenes = [training_caption(rng)[1] for _ in range(300)]
+    trained = {(s, scene.setting, scene.motion) for scene in scenes for s in scene.subjects}
+    held = {(c.scene.subjects[0], c.scene.setting, c.scene.motion) for c in cases(12)}
+    asked = {(c.scene.subjects[0], c.scene.setting, c.scene.motion) for c in cases(12, trained=True)}
+    assert len(held) == len(asked) == 12
+    assert held <= held_out() and not held & trained
+    assert asked <= seen() and not asked & held_out()
+
+
 def test_each_run_warms_up_then_ends_annealed():
     peak = 5e-4
     assert schedule.learning_rate(peak, 0, 0.0) == pytest.approx(peak / schedule.WARMUP)
