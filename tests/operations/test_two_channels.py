@@ -87,8 +87,9 @@ async def follow(stack: Stack, text: str) -> dict[str, list[dict]]:
                 pytest.fail(f"no round stayed open to submit and vote in, {SUBMIT_TRIES} times")
             while len(seen["round_closed"]) < ROUNDS or not won_by(seen["mine"][0], seen["round_closed"]):
                 await until("round_closed")
-            while not any(c["prompt"] == text and c["status"] == "ready" for c in seen["clip"]):
-                await until("clip")
+            number = won_by(seen["mine"][0], seen["round_closed"])[0]["number"]
+            while not any(c["round_number"] == number and c["status"] == "ready" for c in seen["clip"]):
+                await until("clip")  # the clip of the round our vote won, not of an unvoted earlier try
     return seen
 
 
@@ -114,6 +115,8 @@ def test_two_channels_on_one_redis_never_see_each_others_votes_leases_heartbeats
         # Each channel's clips were rendered by its own worker, from its own prompts only.
         other = next(text for other, text in PROMPTS.items() if other != name)
         assert any(c["prompt"] == PROMPTS[name] and c["status"] == "ready" for c in seen["clip"])
+        ready = [c for c in seen["clip"] if c["round_number"] == won[0]["number"] and c["status"] == "ready"]
+        assert ready and ready[0]["prompt"] == PROMPTS[name]
         assert all(c["prompt"] != other for c in seen["clip"])
         assert all(set(t["counts"]) <= {str(mine["id"])} for t in seen["tally"])
 
