@@ -5,8 +5,6 @@ timesteps (zero on the conditioning frames of a continuation), the pipeline's vi
 T5 encoder's output with its attention mask. It learns the rectified flow the pipeline's scheduler steps
 along: x_s = (1 - s) x0 + s noise, target noise - x0, with s drawn from the shifted schedule the preset
 samples with. The loss leans on the tokens the subject touches (a sixth of a clip's 720, SUBJECT_WEIGHT).
-Every other step learns on crops around the subject rather than whole clips: a window of the clip's tokens
-with their true coordinates, so that a step spends its work where the subject is (CROP).
 A tenth of the captions are dropped, so that a render may use classifier-free guidance.
 """
 
@@ -48,11 +46,6 @@ CONDITIONED_SHARE = 0.5  # plain clips also learn to continue themselves half of
 UNCAPTIONED_SHARE = 0.1  # captions dropped to NO_PROMPT, so that the model can be guided
 CONDITION_NOISE = 0.15  # the pipeline's image_cond_noise_scale
 LEAD_LATENTS = (LEAD_FRAMES - 1) // TEMPORAL + 1
-# Crops: 4 latent frames (3 s) by 4x6 tokens (64x96 pixels), 96 of a clip's 720 tokens, placed where the
-# subject covers most of them. Whole clips teach the setting, the motion over 10 s and continuity; crops
-# only the subject, which a whole clip spends five sixths of its tokens beside.
-CROP = (4, 4, 6)  # latent frames, token rows, token columns
-CROP_BATCH = 48  # about the tokens of a BATCH of whole clips
 
 
 @dataclass
@@ -109,19 +102,6 @@ def token_weights(masks: torch.Tensor) -> torch.Tensor:
     return pooled.flatten(1).unsqueeze(-1)
 
 
-def crop_tokens(masks: torch.Tensor, rng: np.random.Generator) -> torch.Tensor:
-    """(B, F, h, w) subject masks -> (B, CROP tokens): each clip's window of CROP tokens, as indices into
-    its packed tokens, drawn with a chance in proportion to how much of the subject it holds."""
-    f, h, w = masks.shape[1], masks.shape[2] // TOKEN_CELLS, masks.shape[3] // TOKEN_CELLS
-    cover = token_weights(masks.float()).view(-1, 1, f, h, w)
-    held = torch.nn.functional.avg_pool3d(cover, CROP, stride=1).flatten(1).double() + 1e-6
-    starts = [rng.choice(len(p), p=(p / p.sum()).numpy()) for p in held]
-    f0, r0, c0 = (torch.from_numpy(i) for i in np.unravel_index(starts, np.array(cover.shape[2:]) - CROP + 1))
-    df, dr, dc = torch.meshgrid(*(torch.arange(n) for n in CROP), indexing="ij")
-    offsets = ((df * h + dr) * w + dc).flatten()
-    return ((f0 * h + r0) * w + c0).view(-1, 1) + offsets
-
-
 def loss_weights(masks: torch.Tensor) -> torch.Tensor:
     """(B, F, h, w) subject masks -> (B, tokens, 1): each token's weight in the loss."""
     return 1 + SUBJECT_WEIGHT * token_weights(masks.float())
@@ -155,7 +135,6 @@ class Trainer:
         self.opt = torch.optim.AdamW(self.parameters, lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.01)
         f, h, w = latents.x0.shape[2:]
         self.coords = video_coords(BATCH, f, h, w).to(self.device)
-        self.crop_coords = video_coords(CROP_BATCH, f, h, w).to(self.device)
         self.lead_tokens = LEAD_LATENTS * (h // TOKEN_CELLS) * (w // TOKEN_CELLS)
 
     def modules(self) -> torch.nn.ModuleDict:
@@ -166,12 +145,9 @@ class Trainer:
         texts = [str(rng.choice(self.data.captions[i])) for i in index]
         return [NO_PROMPT if rng.random() < UNCAPTIONED_SHARE else text for text in texts]
 
-    def loss(self, rng: np.random.Generator, crops: bool = False) -> torch.Tensor:
-        """The weighted flow-matching loss on a batch of whole clips, or of `crops` around their subjects."""
-        size = CROP_BATCH if crops else BATCH
-        index = torch.from_numpy(rng.choice(len(self.data.x0), size, replace=size > len(self.data.x0)))
+    def loss(self, rng: np.random.Generator) -> torch.Tensor:
+        index = torch.from_numpy(rng.choice(len(self.data.x0), BATCH, replace=False))
         x0 = self.data.x0[index].to(self.device).float()
-        masks = self.data.masks[index]
         tokens = self.tokenizer(
             self.captions(index.tolist(), rng),
             padding="max_length",
@@ -180,35 +156,25 @@ class Trainer:
             return_tensors="pt",
         ).to(self.device)
         embeds = self.text_encoder(tokens.input_ids, attention_mask=tokens.attention_mask)[0]
-        sigma = shifted(torch.from_numpy(rng.random(size)).float()).to(self.device)
+        sigma = shifted(torch.from_numpy(rng.random(BATCH)).float()).to(self.device)
         noise = torch.randn_like(x0)
         s = sigma.view(-1, 1, 1, 1, 1)
         xt, target = pack((1 - s) * x0 + s * noise), pack(noise - x0)
         timestep = (sigma * 1000).view(-1, 1).expand(-1, xt.shape[1]).clone()
-        weight = loss_weights(masks.to(self.device))
-        coords = self.crop_coords if crops else self.coords
-        if crops:  # every token noised: a crop is a piece of a clip rendered from nothing
-            window = crop_tokens(masks, rng).to(self.device)
-            xt, target, weight = (
-                t.gather(1, window[..., None].expand(-1, -1, t.shape[-1])) for t in (xt, target, weight)
-            )
-            timestep = timestep.gather(1, window)
-            coords = coords.gather(2, window[:, None].expand(-1, coords.shape[1], -1))
-        else:
-            chosen = torch.from_numpy(rng.random(size) < CONDITIONED_SHARE)
-            conditioned = (self.data.continuation[index] | chosen).to(self.device)
-            lead = slice(0, self.lead_tokens)
-            jitter = CONDITION_NOISE * torch.randn_like(xt[:, lead]) * s.view(-1, 1, 1) ** 2
-            clean = pack(x0)[:, lead] + jitter
-            xt[conditioned, lead] = clean[conditioned]
-            timestep[conditioned, lead] = 0.0
-            weight[conditioned, lead] = 0.0
+        weight = loss_weights(self.data.masks[index].to(self.device))
+        conditioned = self.data.continuation[index] | torch.from_numpy(rng.random(BATCH) < CONDITIONED_SHARE)
+        conditioned = conditioned.to(self.device)
+        lead = slice(0, self.lead_tokens)
+        clean = pack(x0)[:, lead] + CONDITION_NOISE * torch.randn_like(xt[:, lead]) * s.view(-1, 1, 1) ** 2
+        xt[conditioned, lead] = clean[conditioned]
+        timestep[conditioned, lead] = 0.0
+        weight[conditioned, lead] = 0.0
         pred = self.transformer(
             hidden_states=xt,
             encoder_hidden_states=embeds,
             timestep=timestep,
             encoder_attention_mask=tokens.attention_mask,
-            video_coords=coords,
+            video_coords=self.coords,
             return_dict=False,
         )[0]
         return (weight * (pred - target) ** 2).sum() / (weight.sum() * xt.shape[-1])
@@ -220,32 +186,25 @@ class Trainer:
         started, first = time.monotonic(), step
         deadline, last_save = started + minutes * 60, started
         bar = tqdm(desc="transformer", initial=step, unit="step", mininterval=10)
-        ema, crop_ema = state.get("ema"), state.get("crop_ema")
+        ema = state.get("ema")
         stop = stop_requested()
         while time.monotonic() < deadline and not stop.is_set() and step < max_steps:
             progress = run_progress(started, minutes, step - first, max_steps - first)
             for group in self.opt.param_groups:
                 group["lr"] = learning_rate(LEARNING_RATE, step - first, progress)
-            crops = step % 2 == 1
-            loss = self.loss(rng, crops)
+            loss = self.loss(rng)
             self.opt.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(self.parameters, 1.0)
             self.opt.step()
             step += 1
-            # Kept apart, each over its last ~100 steps: the whole clips' loss compares with earlier runs.
-            if crops:
-                crop_ema = loss.item() if crop_ema is None else 0.98 * crop_ema + 0.02 * loss.item()
-            else:
-                ema = loss.item() if ema is None else 0.98 * ema + 0.02 * loss.item()
+            ema = loss.item() if ema is None else 0.99 * ema + 0.01 * loss.item()
             bar.update()
             if step % 25 == 0:
-                bar.set_postfix(
-                    {k: f"{v:.4f}" for k, v in (("loss", ema), ("crops", crop_ema)) if v is not None}
-                )
+                bar.set_postfix(loss=f"{ema:.4f}")
             if time.monotonic() - last_save > 180:
-                save_checkpoint(checkpoint, self.modules(), self.opt, step=step, ema=ema, crop_ema=crop_ema)
+                save_checkpoint(checkpoint, self.modules(), self.opt, step=step, ema=ema)
                 last_save = time.monotonic()
-        save_checkpoint(checkpoint, self.modules(), self.opt, step=step, ema=ema, crop_ema=crop_ema)
+        save_checkpoint(checkpoint, self.modules(), self.opt, step=step, ema=ema)
         bar.close()
         return step

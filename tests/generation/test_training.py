@@ -72,41 +72,6 @@ def test_a_few_transformer_steps_on_one_batch_lower_its_loss(monkeypatch):
     assert losses[-1] < 0.85 * losses[0]
 
 
-def test_a_few_steps_on_crops_around_the_subject_lower_their_loss(monkeypatch):
-    monkeypatch.setattr(stage2, "CROP_BATCH", 6)  # more than the clips: drawn again, with other windows
-    trainer = Trainer(small_latents(), threads=1)
-    losses = []
-    for _ in range(30):
-        loss = trainer.loss(np.random.default_rng(0), crops=True)
-        trainer.opt.zero_grad()
-        loss.backward()
-        trainer.opt.step()
-        losses.append(loss.item())
-    assert losses[-1] < 0.85 * losses[0]
-
-
-def test_a_crop_is_a_window_of_the_clips_tokens_that_holds_its_subject():
-    frames, rows, columns = LATENT_GRID[0], LATENT_GRID[1] // 2, LATENT_GRID[2] // 2  # tokens of 2x2 cells
-    masks = torch.zeros(2, *LATENT_GRID)
-    masks[0, 7, 9, 17] = 1.0  # late, low and right: a single token, (7, 4, 8)
-    masks[1, 0, 0, 0] = 1.0  # first, top and left: (0, 0, 0)
-    latents = torch.arange(2 * frames * rows * columns * 4.0).view(2, 1, frames, 2 * rows, 2 * columns)
-    packed = stage2.pack(latents)
-    rng = np.random.default_rng(0)
-    for _ in range(20):
-        window = stage2.crop_tokens(masks, rng)
-        assert window.shape == (2, np.prod(stage2.CROP))
-        for clip, subject in ((0, (7, 4, 8)), (1, (0, 0, 0))):
-            start = np.unravel_index(int(window[clip, 0]), (frames, rows, columns))
-            assert all(s <= t < s + n for s, t, n in zip(start, subject, stage2.CROP, strict=True))
-            f, r, c = (
-                slice(s * k, (s + n) * k) for s, n, k in zip(start, stage2.CROP, (1, 2, 2), strict=True)
-            )
-            assert torch.equal(
-                packed[clip, window[clip]], stage2.pack(latents[clip : clip + 1, :, f, r, c])[0]
-            )
-
-
 def test_a_tenth_of_the_captions_are_dropped_so_that_renders_can_be_guided():
     trainer = Trainer(small_latents(), threads=1)
     rng = np.random.default_rng(0)
