@@ -146,7 +146,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- The channel ----------------------------------------------------------------------------------------
-MODEL_PRESET = env_choice("MODEL_PRESET", "tiny", ("world", "tiny", "ltx"))
+# `world`, the model trained here, by default: it draws the prompt's setting and motion where the random
+# stand-in draws colour fields (docs/model.md); `tiny` stays for the tests' model-free path.
+MODEL_PRESET = env_choice("MODEL_PRESET", "world", ("world", "tiny", "ltx"))
 MODEL_PATH = env_str("YOLIVE_MODEL_PATH", "")
 # Generation caches (docs/benchmarks.md "Generation" has the measurements behind each default).
 GENERATION_EMBEDDING_CACHE_SIZE = env_int("GENERATION_EMBEDDING_CACHE_SIZE", 256, minimum=0)  # 0 = off

@@ -25,7 +25,8 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="session")
 def stack() -> Iterator[Stack]:
-    running = Stack(settings.VAR_DIR / "browser-stack")  # var/test-N/, as tests/settings.py chose
+    # var/test-N/, as tests/settings.py chose; the default model, so the browsers see what `make run` serves.
+    running = Stack(settings.VAR_DIR / "browser-stack", preset="world")
     try:
         running.start()
         running.wait_healthy(need_all=True)

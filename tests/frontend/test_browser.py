@@ -128,7 +128,8 @@ def test_the_page_fits_a_phone_screen(stack, new_viewer, shots):
     for selector in ("#video", "#prompt-text", "#fullscreen"):
         box = page.locator(selector).bounding_box()
         assert box is not None and box["width"] <= PHONE["width"], selector
-    expect(page.locator("#stand-in")).to_be_visible()  # the tiny preset says so
+    expect(page.locator("#model-note")).to_be_visible()  # what the default model draws, and what not
+    expect(page.locator("#stand-in")).to_be_hidden()
 
 
 def test_the_live_video_plays_muted_and_keeps_advancing_without_a_stall(new_viewer, shots):

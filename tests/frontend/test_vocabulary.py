@@ -3,35 +3,19 @@ and found exactly where the model finds them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from generation.world.vocabulary import find_words
 from tests.helpers.browser import DESKTOP
 from tests.helpers.generation import WORLD_PROMPTS
-from tests.helpers.stack import Stack
 
 pytestmark = [pytest.mark.browser]
 
 
-@pytest.fixture(scope="module")
-def world_web() -> Iterator[Stack]:
-    """A web process of its own serving the default model's page (the shared stack runs the stand-in)."""
-    web = Stack(settings.VAR_DIR / "vocabulary-web", preset="world", parts=("web",))
-    try:
-        web.start()
-        web.wait_until_serving()
-        yield web
-    finally:
-        web.stop()
-
-
 @pytest.fixture
-def world_page(browser, world_web):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=DESKTOP, base_url=world_web.url)
+def world_page(browser, stack):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport=DESKTOP, base_url=stack.url)  # the shared stack runs the default
     page = context.new_page()
     page.goto("/")
     page.wait_for_function("window.yoliveVocabulary", timeout=20_000)
@@ -79,4 +63,7 @@ def test_the_page_finds_the_same_words_as_the_model(world_page):
 def test_the_stand_in_publishes_no_vocabulary(client, settings):  # type: ignore[no-untyped-def]
     settings.MODEL_PRESET = "tiny"
     assert client.get("/model/vocabulary.json").status_code == 404
-    assert "vocabulary.js" not in client.get("/").content.decode()
+    page = client.get("/").content.decode()
+    assert "vocabulary.js" not in page
+    assert 'id="stand-in" hidden' not in page  # the test-pattern line shows instead
+    assert 'id="model-note"' not in page
