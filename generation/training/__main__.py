@@ -46,7 +46,7 @@ def export_vae(vae: Any) -> None:
     set_latent_statistics(vae, clips)
     save_part(vae, "vae")
     write_vocabulary()
-    if not fits("transformer", but="num_layers"):
+    if not fits("transformer"):
         # A new latent space (VAE_CONFIG changed): the shipped transformer cannot even read it. The folder
         # keeps one that fits, untrained, so that it still loads and renders until the transformer stage.
         save_part(build_transformer(), "transformer")
@@ -67,32 +67,22 @@ def part(name: str) -> tuple[Any, dict[str, Any]]:
     }[name]
 
 
-def fits(name: str, folder: Path = MODEL_DIR, but: str = "") -> bool:
-    """Whether the folder holds `name` built with today's configuration in architecture.py (all of it
-    but the setting `but`)."""
+def fits(name: str, folder: Path = MODEL_DIR) -> bool:
+    """Whether the folder holds `name` built with today's configuration in architecture.py."""
     config = folder / name / "config.json"
     if not config.exists():
         return False
     saved = json.loads(config.read_text())
     wanted = json.loads(json.dumps(part(name)[1]))  # tuples as the saved JSON has them, lists
-    return all(saved.get(k) == v for k, v in wanted.items() if k != but)
+    return all(saved.get(k) == v for k, v in wanted.items())
 
 
 def shipped(name: str, folder: Path = MODEL_DIR) -> Any:
-    """A part of the shipped folder in float32, to go on training; a shipped transformer of fewer blocks
-    than today's grows to today's depth computing what it computed (`growth.deepen`); None where the folder
-    has none of today's architecture (a changed configuration starts afresh)."""
-    from generation.training.architecture import TRANSFORMER_CONFIG
-    from generation.training.growth import deepen
-
-    if fits(name, folder):
-        return load_part(name, folder)
-    layers = TRANSFORMER_CONFIG["num_layers"]
-    if name == "transformer" and fits(name, folder, but="num_layers"):
-        shallow = load_part(name, folder)
-        if len(shallow.transformer_blocks) < layers:
-            return deepen(shallow, layers)
-    return None
+    """A part of the shipped folder in float32, to go on training; None where the folder has none of
+    today's architecture (a changed configuration starts afresh)."""
+    if not fits(name, folder):
+        return None
+    return load_part(name, folder)
 
 
 def shipped_vae(folder: Path = MODEL_DIR) -> Any:

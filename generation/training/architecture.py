@@ -59,7 +59,7 @@ TRANSFORMER_CONFIG: dict[str, Any] = {
     "num_attention_heads": 4,
     "attention_head_dim": 32,
     "cross_attention_dim": 128,
-    "num_layers": 12,
+    "num_layers": 6,
     "caption_channels": TEXT_DIM,
 }
 

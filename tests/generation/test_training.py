@@ -143,45 +143,6 @@ def test_a_stage_goes_on_from_a_shipped_part_only_of_the_same_architecture(tmp_p
     assert shipped("transformer", tmp_path) is None
 
 
-def test_a_deepened_transformer_computes_what_the_shallow_one_did_and_its_new_blocks_learn(monkeypatch):
-    from diffusers import LTXVideoTransformer3DModel
-
-    from generation.training.architecture import TRANSFORMER_CONFIG
-    from generation.training.growth import OUTPUTS, deepen, sources
-
-    monkeypatch.setattr(stage2, "BATCH", 2)
-    torch.manual_seed(0)
-    shallow = LTXVideoTransformer3DModel(**{**TRANSFORMER_CONFIG, "num_layers": 2})
-    deep = deepen(shallow, 4)
-    assert sources(2, 4) == [0, 0, 1, 1]
-    losses = [Trainer(small_latents(), 1, model).loss(np.random.default_rng(0)) for model in (shallow, deep)]
-    assert losses[1].item() == pytest.approx(losses[0].item(), rel=1e-5)
-    trainer = Trainer(small_latents(), 1, deep)
-    trainer.opt.zero_grad()
-    trainer.loss(np.random.default_rng(0)).backward()
-    trainer.opt.step()
-    for added in (1, 3):
-        for name in OUTPUTS:
-            assert deep.transformer_blocks[added].get_submodule(name).weight.abs().sum() > 0
-
-
-def test_a_shipped_transformer_of_fewer_blocks_grows_to_todays_depth(tmp_path: Path):
-    from diffusers import LTXVideoTransformer3DModel
-
-    from generation.training.__main__ import shipped
-    from generation.training.architecture import TRANSFORMER_CONFIG
-
-    layers = TRANSFORMER_CONFIG["num_layers"]
-    LTXVideoTransformer3DModel(**{**TRANSFORMER_CONFIG, "num_layers": layers - 1}).save_pretrained(
-        tmp_path / "transformer"
-    )
-    assert len(shipped("transformer", tmp_path).transformer_blocks) == layers
-    LTXVideoTransformer3DModel(**{**TRANSFORMER_CONFIG, "num_layers": layers + 1}).save_pretrained(
-        tmp_path / "transformer"
-    )
-    assert shipped("transformer", tmp_path) is None  # fewer blocks than trained: start afresh
-
-
 def test_the_transformer_stage_refuses_a_vae_whose_reconstructions_lose_the_subject():
     from generation.training.evaluate import VaeNotReady, check_vae
     from tests.helpers.autoencoders import Forgetful, Passthrough
