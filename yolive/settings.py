@@ -154,7 +154,7 @@ MODEL_PATH = env_str("YOLIVE_MODEL_PATH", "")
 GENERATION_EMBEDDING_CACHE_SIZE = env_int("GENERATION_EMBEDDING_CACHE_SIZE", 256, minimum=0)  # 0 = off
 GENERATION_TEXT_KV_CACHE = env_bool("GENERATION_TEXT_KV_CACHE", True)
 GENERATION_STEP_CACHE = env_choice("GENERATION_STEP_CACHE", "fbc", ("none", "fbc", "pab", "taylorseer"))
-# FirstBlockCache threshold; 0 = the preset's measured default (tiny 0.1, ltx 0.05).
+# FirstBlockCache threshold; 0 = the preset's default (tiny 0.1, ltx 0.05, world 0.05: docs/model.md "Speed").
 GENERATION_FBC_THRESHOLD = env_float("GENERATION_FBC_THRESHOLD", 0.0, minimum=0.0, maximum=1.0)
 # Condition each clip on the last frames of the previous round's clip (8k+1 frames: 1 = its last frame).
 GENERATION_CONTINUITY = env_bool("GENERATION_CONTINUITY", True)
