@@ -74,3 +74,28 @@ def test_a_bad_setting_stops_start_up_with_one_line(variable, value, line):
     )
     assert result.returncode == 2
     assert result.stderr.strip() == line
+
+
+def test_make_run_renders_with_the_model_trained_here_unless_told_otherwise():
+    # The settings with no MODEL_PRESET anywhere: not in the environment, and this checkout's .env (which
+    # a developer may have set) left unread.
+    code = (
+        "import dotenv; dotenv.load_dotenv = lambda *args, **kwargs: False; "
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.MODEL_PRESET, settings.VIDEO_WIDTH, settings.VIDEO_HEIGHT)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={
+            "PATH": "/usr/bin:/bin",
+            "HOME": str(ROOT),
+            "SECRET_KEY": "x" * 50,
+            "DJANGO_SETTINGS_MODULE": "yolive.settings",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["world", "512", "288"]
