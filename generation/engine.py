@@ -129,6 +129,7 @@ class Renderer:
             # Counts self-attention really computed: a step cache that skips work lowers it.
             block.attn1.to_q.register_forward_hook(self._count_attention)
 
+    @torch.compiler.disable  # traced, the count is a constant: each new value would recompile the block
     def _count_attention(self, *_: Any) -> None:
         self.attention_calls += 1
 

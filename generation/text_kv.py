@@ -127,6 +127,9 @@ class TextKVAttnProcessor(LTXVideoAttnProcessor):
         out = out.flatten(2, 3).to(query.dtype)
         return attn.to_out[1](attn.to_out[0](out))
 
+    # Eager under torch.compile: the blocks share one compiled forward, and a traced lookup would guard on
+    # this block's number and recompile for every block.
+    @torch.compiler.disable
     def _key_value(self, attn: LTXAttention, context: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         cached = self.store.kv.get(self.block)
         if cached is not None:

@@ -136,3 +136,25 @@ def test_with_guidance_the_negative_prompt_is_encoded_once_and_the_kv_cache_stay
     assert encodes[0] == 3  # the negative once, then each prompt once
     assert np.array_equal(first.frames, expected)
     assert second.cache_stats["kv_projected"] == len(cached.pipe.transformer.transformer_blocks)
+
+
+def test_a_transformer_compiled_block_by_block_renders_again_without_recompiling(monkeypatch):
+    # The GPU benchmark's compile row. Past dynamo's limit of 8 variants of a function (a guard on each
+    # block's number, say) the blocks silently run uncompiled; a guard on a value that changes every render
+    # recompiles every render. The eager backend traces as the real one does, without its compile time.
+    import torch
+
+    monkeypatch.setattr(torch._dynamo.config, "fail_on_recompile_limit_hit", True)
+    torch._dynamo.reset()
+    preset = get_preset("tiny")
+    pipe = preset.build()
+    pipe.transformer.compile_repeated_blocks(backend="eager")
+    renderer = Renderer(preset, pipe, CacheSettings())
+    try:
+        first = renderer.render(request(seed=1)).cache_stats
+        monkeypatch.setattr(torch._dynamo.config, "error_on_recompile", True)
+        again = renderer.render(request(seed=2)).cache_stats
+    finally:
+        torch._dynamo.reset()
+    assert again["self_attention_computed"] == first["self_attention_computed"] > 0
+    assert again["kv_projected"] == first["kv_projected"] == len(pipe.transformer.transformer_blocks)
