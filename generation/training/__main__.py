@@ -1,8 +1,11 @@
-"""python -m generation.training {vae,transformer,decoder,evaluate,all} [--minutes N] [--threads N]
-    [--steps N] [--prompts N] [--rows ground vae backdrop random generated] [--guidance G] [--denoise N]
+"""python -m generation.training {vae,clips,transformer,decoder,evaluate,all} [--minutes N] [--threads N]
+    [--steps N] [--clips N] [--workers N] [--batch N] [--layers N] [--prompts N]
+    [--rows ground vae backdrop random generated] [--guidance G] [--denoise N]
 
 The stages run in this order for `all` (what `make model` does); `decoder` may also run beside
-`transformer`, since it never changes the latents the transformer learns on.
+`transformer`, since it never changes the latents the transformer learns on. `clips` draws and encodes the
+transformer's training clips on its own (the transformer stage does it first where they are missing): on a GPU
+machine, many CPU workers draw more of them while the GPU does other work (scripts/gpu-check.sh).
 """
 
 from __future__ import annotations
@@ -11,7 +14,9 @@ import argparse
 import copy
 import hashlib
 import json
+import math
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +24,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from generation.training.architecture import CLIP_FRAMES, MODEL_DIR
+from generation.training.architecture import CLIP_FRAMES, MODEL_DIR, TRANSFORMER_CONFIG
 
 VAR = Path(os.environ.get("VAR_DIR", "var")) / "training"
 CLIPS = 1500
@@ -46,7 +51,7 @@ def export_vae(vae: Any) -> None:
     set_latent_statistics(vae, clips)
     save_part(vae, "vae")
     write_vocabulary()
-    if not fits("transformer"):
+    if not fits("transformer", but="num_layers"):
         # A new latent space (VAE_CONFIG changed): the shipped transformer cannot even read it. The folder
         # keeps one that fits, untrained, so that it still loads and renders until the transformer stage.
         save_part(build_transformer(), "transformer")
@@ -67,22 +72,32 @@ def part(name: str) -> tuple[Any, dict[str, Any]]:
     }[name]
 
 
-def fits(name: str, folder: Path = MODEL_DIR) -> bool:
-    """Whether the folder holds `name` built with today's configuration in architecture.py."""
+def fits(name: str, folder: Path = MODEL_DIR, but: str = "") -> bool:
+    """Whether the folder holds `name` built with today's configuration in architecture.py (all of it
+    but the setting `but`)."""
     config = folder / name / "config.json"
     if not config.exists():
         return False
     saved = json.loads(config.read_text())
     wanted = json.loads(json.dumps(part(name)[1]))  # tuples as the saved JSON has them, lists
-    return all(saved.get(k) == v for k, v in wanted.items())
+    return all(saved.get(k) == v for k, v in wanted.items() if k != but)
 
 
-def shipped(name: str, folder: Path = MODEL_DIR) -> Any:
+def shipped(name: str, folder: Path = MODEL_DIR, layers: int | None = None) -> Any:
     """A part of the shipped folder in float32, to go on training; None where the folder has none of
-    today's architecture (a changed configuration starts afresh)."""
-    if not fits(name, folder):
+    today's architecture (a changed configuration starts afresh). A transformer of fewer blocks than
+    `layers` grows to that depth computing what it computed (`growth.deepen`); one of more starts afresh."""
+    from generation.training.growth import deepen
+
+    if name != "transformer" or layers is None:
+        return load_part(name, folder) if fits(name, folder) else None
+    if not fits(name, folder, but="num_layers"):
         return None
-    return load_part(name, folder)
+    transformer = load_part(name, folder)
+    had = len(transformer.transformer_blocks)
+    if had == layers:
+        return transformer
+    return deepen(transformer, layers) if had < layers else None
 
 
 def shipped_vae(folder: Path = MODEL_DIR) -> Any:
@@ -112,27 +127,39 @@ def export_pipeline(trainer: Any, vae: Any) -> None:
         forget_origin(config)
 
 
-def train_transformer(minutes: float, threads: int, steps: int) -> None:
+def draw_and_encode(clips: int, workers: int = 1, minutes: float = math.inf) -> Any:
+    """The transformer's training clips: at least `clips` drawn (fewer where `minutes` run out first),
+    every drawn one encoded by the shipped VAE, once. Returns (the VAE, the latents)."""
     from generation.training.dataset import draw_all
     from generation.training.evaluate import check_vae
-    from generation.training.folder import record_steps, recorded_steps
     from generation.training.precision import training_device
-    from generation.training.transformer import Trainer, encode_clips, subject_share
+    from generation.training.transformer import encode_clips
 
-    torch.set_num_threads(threads)
     vae = shipped_vae().to(training_device())
-    print(f"VAE reconstructions name the subject in {100 * check_vae(vae):.1f} % of held-out prompts")
-    draw_all(VAR / "clips", CLIPS)
     digest = hashlib.sha256(
         (MODEL_DIR / "vae" / "diffusion_pytorch_model.safetensors").read_bytes()
     ).hexdigest()
-    latents = encode_clips(vae, VAR / "clips", VAR / f"latents-{digest[:12]}.pt")
+    encoded = VAR / f"latents-{digest[:12]}.pt"
+    if not encoded.exists():  # else this VAE passed the check when it encoded them
+        print(f"VAE reconstructions name the subject in {100 * check_vae(vae):.1f} % of held-out prompts")
+        held = draw_all(VAR / "clips", clips, workers=workers, deadline=time.monotonic() + minutes * 60)
+        print(f"{held} clips drawn")
+    return vae, encode_clips(vae, VAR / "clips", encoded)
+
+
+def train_transformer(minutes: float, threads: int, steps: int, batch: int, layers: int) -> None:
+    from generation.training.folder import record_steps, recorded_steps
+    from generation.training.transformer import Trainer, subject_share
+
+    torch.set_num_threads(threads)
+    vae, latents = draw_and_encode(CLIPS)
     tokens, weight = subject_share(latents.masks)
     print(f"the subject touches {100 * tokens:.1f} % of the tokens, {100 * weight:.1f} % of the loss weight")
     # With no checkpoint here (a new machine), go on from the shipped weights rather than from nothing.
     fresh = not (VAR / "transformer.pt").exists()
-    transformer = shipped("transformer") if fresh else None
-    trainer = Trainer(latents, threads, transformer, shipped("text_encoder") if fresh else None)
+    transformer = shipped("transformer", layers=layers) if fresh else None
+    text_encoder = shipped("text_encoder") if fresh else None
+    trainer = Trainer(latents, threads, transformer, text_encoder, batch)
     first_step = recorded_steps("transformer") if transformer is not None else 0
     done = trainer.train(minutes, VAR / "transformer.pt", steps, first_step)
     export_pipeline(trainer, vae)
@@ -141,12 +168,23 @@ def train_transformer(minutes: float, threads: int, steps: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m generation.training")
-    parser.add_argument("stage", choices=("vae", "decoder", "transformer", "evaluate", "all"))
+    parser.add_argument("stage", choices=("vae", "clips", "decoder", "transformer", "evaluate", "all"))
     parser.add_argument(
         "--minutes", type=float, default=60, help="training time for the stage (each, for all)"
     )
     parser.add_argument("--steps", type=int, default=10**9, help="stop a stage once it has trained this many")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument(
+        "--clips", type=int, default=CLIPS, help="clips: training clips to draw (--minutes may stop it first)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="clips: processes that draw them")
+    parser.add_argument("--batch", type=int, help="transformer: clips a step (8 by default; more on a GPU)")
+    parser.add_argument(
+        "--layers",
+        type=int,
+        default=TRANSFORMER_CONFIG["num_layers"],
+        help="transformer: its blocks; a shipped transformer of fewer grows to them",
+    )
     parser.add_argument("--prompts", type=int, default=72, help="held-out prompts to evaluate")
     parser.add_argument(
         "--trained",
@@ -184,8 +222,10 @@ def main() -> None:
         )
         export_vae(vae)
         record_steps("vae", done)
+    if args.stage == "clips":
+        draw_and_encode(args.clips, args.workers, args.minutes)
     if args.stage in ("transformer", "all"):
-        train_transformer(args.minutes, args.threads, args.steps)
+        train_transformer(args.minutes, args.threads, args.steps, args.batch, args.layers)
     if args.stage in ("decoder", "all"):
         # The latents are fixed now (the transformer learned on them): only the decoder goes on learning.
         from generation.training.folder import record_steps, recorded_steps, save_part

@@ -8,7 +8,13 @@ which is what a render conditioned on the previous clip must learn to do. Every 
 
 from __future__ import annotations
 
+import functools
 import json
+import math
+import multiprocessing
+import os
+import time
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -64,16 +70,31 @@ def draw_clip(index: int, seed: int) -> tuple[np.ndarray, np.ndarray, dict[str, 
     return to_uint8((frames + 1) / 2), latent_mask(masks).astype(np.float16), info
 
 
-def draw_all(folder: Path, count: int, seed: int = 2) -> None:
+def draw_one(folder: Path, index: int, seed: int) -> None:
+    done = folder / f"{index:05d}.json"
+    if done.exists():
+        return
+    frames, mask, info = draw_clip(index, seed)
+    np.save(folder / f"{index:05d}.frames.npy", frames)
+    np.save(folder / f"{index:05d}.mask.npy", mask)
+    partial = done.with_suffix(".partial")
+    partial.write_text(json.dumps(info))
+    os.replace(partial, done)  # last: a clip counts only once all its files are there
+
+
+def draw_all(folder: Path, count: int, seed: int = 2, workers: int = 1, deadline: float = math.inf) -> int:
+    """Clips 0 to count-1 that are not drawn yet, in order, by `workers` processes, until time.monotonic()
+    passes `deadline` (a GPU machine draws what its CPUs can while it is busy with something else). Returns
+    how many clips the folder holds."""
     folder.mkdir(parents=True, exist_ok=True)
-    for index in tqdm(range(count), desc="clips", mininterval=10):
-        done = folder / f"{index:05d}.json"
-        if done.exists():
-            continue
-        frames, mask, info = draw_clip(index, seed)
-        np.save(folder / f"{index:05d}.frames.npy", frames)
-        np.save(folder / f"{index:05d}.mask.npy", mask)
-        done.write_text(json.dumps(info))  # last: a clip counts only once all its files are there
+    missing = [i for i in range(count) if not (folder / f"{i:05d}.json").exists()]
+    draw = functools.partial(draw_one, folder, seed=seed)
+    with multiprocessing.get_context("spawn").Pool(workers) if workers > 1 else nullcontext() as pool:
+        drawn = pool.imap(draw, missing, chunksize=4) if pool else map(draw, missing)
+        for _ in tqdm(drawn, desc="clips", total=len(missing), mininterval=10):
+            if time.monotonic() > deadline:
+                break  # leaving the pool stops its workers; a clip cut off mid-write never counts
+    return len(list(folder.glob("*.json")))
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ CONDITIONED_SHARE = 0.5  # plain clips also learn to continue themselves half of
 UNCAPTIONED_SHARE = 0.1  # captions dropped to NO_PROMPT, so that the model can be guided
 CONDITION_NOISE = 0.15  # the pipeline's image_cond_noise_scale
 LEAD_LATENTS = (LEAD_FRAMES - 1) // TEMPORAL + 1
+ENCODE_GROUP = 32  # clips a GPU encodes in one call
 
 
 @dataclass
@@ -67,17 +68,19 @@ def encode_clips(vae: Any, folder: Path, out: Path) -> Latents:
     device = vae.device
     mean = vae.latents_mean.view(1, -1, 1, 1, 1).cpu()
     std = vae.latents_std.view(1, -1, 1, 1, 1).cpu()
-    for info_path in tqdm(infos, desc="encode", mininterval=10):
-        stem = info_path.name.removesuffix(".json")
-        frames = np.load(folder / f"{stem}.frames.npy")
-        video = torch.from_numpy(frames).permute(3, 0, 1, 2)[None].to(device).float() / 127.5 - 1
+    group = ENCODE_GROUP if device.type == "cuda" else 1  # a CPU gains nothing from grouping
+    for start in tqdm(range(0, len(infos), group), desc="encode", mininterval=10):
+        stems = [path.name.removesuffix(".json") for path in infos[start : start + group]]
+        frames = np.stack([np.load(folder / f"{stem}.frames.npy") for stem in stems])
+        video = torch.from_numpy(frames).permute(0, 4, 1, 2, 3).to(device).float() / 127.5 - 1
         with mixed_precision(device):
             latent = vae.encode(video).latent_dist.mode().float().cpu()
         x0.append(((latent - mean) / std).half())
-        masks.append(torch.from_numpy(np.load(folder / f"{stem}.mask.npy")))
-        info = json.loads(info_path.read_text())
-        captions.append(info["captions"])
-        continuation.append(bool(info["continuation"]))
+        for stem in stems:
+            masks.append(torch.from_numpy(np.load(folder / f"{stem}.mask.npy")))
+            info = json.loads((folder / f"{stem}.json").read_text())
+            captions.append(info["captions"])
+            continuation.append(bool(info["continuation"]))
     latents = Latents(torch.cat(x0), torch.stack(masks), captions, torch.tensor(continuation))
     torch.save(latents.__dict__, out)
     return latents
@@ -116,11 +119,18 @@ def subject_share(masks: torch.Tensor) -> tuple[float, float]:
 
 class Trainer:
     def __init__(
-        self, latents: Latents, threads: int = 2, transformer: Any = None, text_encoder: Any = None
+        self,
+        latents: Latents,
+        threads: int = 2,
+        transformer: Any = None,
+        text_encoder: Any = None,
+        batch: int | None = None,
     ) -> None:
         """`transformer`, `text_encoder`: parts to go on training (the shipped ones); new ones where None.
-        They train on training_device(); the latents stay in memory, a batch at a time goes there."""
+        They train on training_device(); the latents stay in memory, a batch at a time goes there.
+        `batch`: clips a step (BATCH where None; a GPU affords many more)."""
         torch.set_num_threads(threads)
+        self.batch = batch or BATCH
         torch.manual_seed(SEED)
         self.device = training_device()
         self.data = latents
@@ -134,7 +144,7 @@ class Trainer:
         self.parameters = [*self.transformer.parameters(), *self.text_encoder.parameters()]
         self.opt = torch.optim.AdamW(self.parameters, lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.01)
         f, h, w = latents.x0.shape[2:]
-        self.coords = video_coords(BATCH, f, h, w).to(self.device)
+        self.coords = video_coords(self.batch, f, h, w).to(self.device)
         self.lead_tokens = LEAD_LATENTS * (h // TOKEN_CELLS) * (w // TOKEN_CELLS)
 
     def modules(self) -> torch.nn.ModuleDict:
@@ -146,7 +156,7 @@ class Trainer:
         return [NO_PROMPT if rng.random() < UNCAPTIONED_SHARE else text for text in texts]
 
     def loss(self, rng: np.random.Generator) -> torch.Tensor:
-        index = torch.from_numpy(rng.choice(len(self.data.x0), BATCH, replace=False))
+        index = torch.from_numpy(rng.choice(len(self.data.x0), self.batch, replace=False))
         x0 = self.data.x0[index].to(self.device).float()
         tokens = self.tokenizer(
             self.captions(index.tolist(), rng),
@@ -156,13 +166,14 @@ class Trainer:
             return_tensors="pt",
         ).to(self.device)
         embeds = self.text_encoder(tokens.input_ids, attention_mask=tokens.attention_mask)[0]
-        sigma = shifted(torch.from_numpy(rng.random(BATCH)).float()).to(self.device)
+        sigma = shifted(torch.from_numpy(rng.random(self.batch)).float()).to(self.device)
         noise = torch.randn_like(x0)
         s = sigma.view(-1, 1, 1, 1, 1)
         xt, target = pack((1 - s) * x0 + s * noise), pack(noise - x0)
         timestep = (sigma * 1000).view(-1, 1).expand(-1, xt.shape[1]).clone()
         weight = loss_weights(self.data.masks[index].to(self.device))
-        conditioned = self.data.continuation[index] | torch.from_numpy(rng.random(BATCH) < CONDITIONED_SHARE)
+        chosen = torch.from_numpy(rng.random(self.batch) < CONDITIONED_SHARE)
+        conditioned = self.data.continuation[index] | chosen
         conditioned = conditioned.to(self.device)
         lead = slice(0, self.lead_tokens)
         clean = pack(x0)[:, lead] + CONDITION_NOISE * torch.randn_like(xt[:, lead]) * s.view(-1, 1, 1) ** 2

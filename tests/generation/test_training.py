@@ -95,6 +95,18 @@ def test_the_drawn_clips_are_encoded_once_with_their_masks_and_captions(tmp_path
     assert torch.equal(again.x0, latents.x0) and again.captions == latents.captions
 
 
+def test_workers_draw_the_clips_one_process_would_and_a_deadline_stops_the_drawing(tmp_path: Path):
+    import time
+
+    from generation.training.dataset import draw_all
+
+    assert draw_all(tmp_path / "pool", 3, deadline=time.monotonic() - 1) == 1  # the first, then it stops
+    assert draw_all(tmp_path / "pool", 3, workers=2) == 3  # the rest, by two processes
+    draw_all(tmp_path / "serial", 3)
+    for name in ("00002.frames.npy", "00002.mask.npy", "00002.json"):
+        assert (tmp_path / "pool" / name).read_bytes() == (tmp_path / "serial" / name).read_bytes()
+
+
 def test_the_subjects_share_of_tokens_and_of_the_loss_is_measured():
     masks = torch.zeros(1, 1, 4, 4)
     masks[0, 0, 0, 0] = 1.0  # one cell: one of the four 2x2 tokens
@@ -141,6 +153,41 @@ def test_a_stage_goes_on_from_a_shipped_part_only_of_the_same_architecture(tmp_p
     one_cell = {**TRANSFORMER_CONFIG, "patch_size": 1, "in_channels": 48, "out_channels": 48}
     LTXVideoTransformer3DModel(**one_cell).save_pretrained(tmp_path / "transformer")
     assert shipped("transformer", tmp_path) is None
+
+
+def test_a_deepened_transformer_computes_what_the_shallow_one_did_and_its_new_blocks_learn():
+    from diffusers import LTXVideoTransformer3DModel
+
+    from generation.training.architecture import TRANSFORMER_CONFIG
+    from generation.training.growth import OUTPUTS, deepen, sources
+
+    torch.manual_seed(0)
+    shallow = LTXVideoTransformer3DModel(**{**TRANSFORMER_CONFIG, "num_layers": 2})
+    deep = deepen(shallow, 4)
+    assert sources(2, 4) == [0, 0, 1, 1]
+    rng = np.random.default_rng
+    losses = [Trainer(small_latents(), 1, model, batch=2).loss(rng(0)) for model in (shallow, deep)]
+    assert losses[1].item() == pytest.approx(losses[0].item(), rel=1e-5)
+    trainer = Trainer(small_latents(), 1, deep, batch=2)
+    trainer.opt.zero_grad()
+    trainer.loss(np.random.default_rng(0)).backward()
+    trainer.opt.step()
+    for added in (1, 3):
+        for name in OUTPUTS:
+            assert deep.transformer_blocks[added].get_submodule(name).weight.abs().sum() > 0
+
+
+def test_a_shipped_transformer_of_fewer_blocks_grows_to_the_depth_asked_for(tmp_path: Path):
+    from diffusers import LTXVideoTransformer3DModel
+
+    from generation.training.__main__ import shipped
+    from generation.training.architecture import TRANSFORMER_CONFIG
+
+    layers = TRANSFORMER_CONFIG["num_layers"]
+    LTXVideoTransformer3DModel(**TRANSFORMER_CONFIG).save_pretrained(tmp_path / "transformer")
+    assert len(shipped("transformer", tmp_path, layers=layers).transformer_blocks) == layers
+    assert len(shipped("transformer", tmp_path, layers=layers + 2).transformer_blocks) == layers + 2
+    assert shipped("transformer", tmp_path, layers=layers - 1) is None  # fewer than trained: afresh
 
 
 def test_the_transformer_stage_refuses_a_vae_whose_reconstructions_lose_the_subject():
