@@ -132,5 +132,5 @@ PRESET = Preset(
     max_sequence_length=256,
     pipeline_size=pipeline_size,
     decode=decode,
-    fbc_threshold=0.05,  # diffusers' default; to be tuned on the GPU (docs/benchmarks.md)
+    fbc_threshold=0.05,  # diffusers' default; skips nothing on random weights: tune on the real ones
 )
