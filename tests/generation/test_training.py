@@ -72,6 +72,21 @@ def test_a_few_transformer_steps_on_one_batch_lower_its_loss(monkeypatch):
     assert losses[-1] < 0.85 * losses[0]
 
 
+def test_in_bfloat16_autocast_the_loss_is_float32_and_close_to_the_float32_one():
+    import copy
+
+    plain = Trainer(small_latents(), 1, batch=2, autocast=False)
+    parts = (copy.deepcopy(plain.transformer), copy.deepcopy(plain.text_encoder))
+    mixed = Trainer(small_latents(), 1, *parts, batch=2, autocast=True)
+    losses = []
+    for trainer in (plain, mixed):
+        torch.manual_seed(1)  # the same noise
+        losses.append(trainer.loss(np.random.default_rng(0)))
+    assert losses[1].dtype == torch.float32
+    assert losses[1].item() == pytest.approx(losses[0].item(), rel=0.05)
+    assert losses[1].item() != losses[0].item()  # computed in bfloat16 indeed
+
+
 def test_a_tenth_of_the_captions_are_dropped_so_that_renders_can_be_guided():
     trainer = Trainer(small_latents(), threads=1)
     rng = np.random.default_rng(0)
