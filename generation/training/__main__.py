@@ -178,7 +178,7 @@ def main() -> None:
         "--clips", type=int, default=CLIPS, help="clips: training clips to draw (--minutes may stop it first)"
     )
     parser.add_argument("--workers", type=int, default=1, help="clips: processes that draw them")
-    parser.add_argument("--batch", type=int, help="transformer: clips a step (8 by default; more on a GPU)")
+    parser.add_argument("--batch", type=int, help="transformer: clips a step (8 on a CPU, 128 on a GPU)")
     parser.add_argument(
         "--layers",
         type=int,

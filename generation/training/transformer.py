@@ -36,7 +36,8 @@ from generation.training.schedule import learning_rate, run_progress, shifted
 from generation.training.text import build_text_encoder, build_tokenizer
 
 SEED = 3
-BATCH = 8
+BATCH = 8  # clips a step on a CPU
+GPU_BATCH = 128  # on a GPU, where a step of 8 is bound by the CPU launching it (docs/model.md)
 LEARNING_RATE = 5e-4
 # A subject touches about a sixth of the tokens (16.4 % over the drawn clips): at 4 they held two fifths of
 # the loss's weight, and 9,143 steps learned the subject's colours but not its shape; at 16, two thirds, and
@@ -129,13 +130,13 @@ class Trainer:
     ) -> None:
         """`transformer`, `text_encoder`: parts to go on training (the shipped ones); new ones where None.
         They train on training_device(); the latents stay in memory, a batch at a time goes there.
-        `batch`: clips a step (BATCH where None; a GPU affords many more). `autocast`: their forward passes
+        `batch`: clips a step (BATCH, or GPU_BATCH on a GPU, where None). `autocast`: their forward passes
         in bfloat16 autocast; by default on a GPU (1.4x the clips a second at a batch of 128 on an H200,
         benchmarks/transformer_step.py), not on a CPU, where overheads rather than arithmetic bound them."""
         torch.set_num_threads(threads)
-        self.batch = batch or BATCH
         torch.manual_seed(SEED)
         self.device = training_device()
+        self.batch = batch or (GPU_BATCH if self.device.type == "cuda" else BATCH)
         self.autocast = self.device.type == "cuda" if autocast is None else autocast
         self.data = latents
         self.tokenizer = build_tokenizer()
