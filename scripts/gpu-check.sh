@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The GPU check, run on a CUDA machine whose python3 has PyTorch, in BUDGET seconds (default 510):
 #  (a) the default model trained on at a size 2 CPU cores cannot afford: several times the clips (CPU workers
-#      draw them while the GPU is busy with (b)), a batch of 128 rather than 8, and two depths side by side,
-#      the shipped 6 blocks and 12 grown from them;
+#      draw them while the GPU is busy with (b)) and the stage's GPU batch (128 rather than 8, in bfloat16),
+#      at the shipped depth or at LAYERS blocks grown from it;
 #  (b) the full-size ltx preset timed with random weights on a 10-second clip (generation.bench).
-# Everything lands in OUT (default var/gpu): the logs, the benchmark's tables and each run's trained parts
-# (model-<blocks>.tar: transformer/, text_encoder/, training.json), to be judged on a CPU with
-# `python -m generation.training evaluate` before either is shipped (docs/model.md).
-#   [OUT=dir] [PYTHON=python3] [WHEELS=dir] [FONT=file] [CLIPS=6000] [WORKERS=12] [BATCH=128] [BUDGET=510]
+# Everything lands in OUT (default var/gpu): the logs, the benchmark's tables and the run's trained parts
+# (model.tar: transformer/, text_encoder/, training.json, which the run also exports into generation/model
+# as `make model` does), to be judged on a CPU with `python -m generation.training evaluate` before they are
+# shipped (docs/model.md).
+#   [OUT=dir] [PYTHON=python3] [WHEELS=dir] [FONT=file] [CLIPS=6000] [WORKERS=12] [LAYERS=6] [BUDGET=510]
 #   [BENCH="--compile --rounds 3"] scripts/gpu-check.sh
 # WHEELS: Python packages the machine lacks (diffusers, Django), installed to /tmp/site. FONT: the emoji font
 # where Debian's is not installed (the 24 subjects' glyphs are enough).
@@ -17,7 +18,7 @@ OUT=${OUT:-var/gpu}
 PY=${PYTHON:-python3}
 CLIPS=${CLIPS:-6000}
 WORKERS=${WORKERS:-12}
-BATCH=${BATCH:-128}
+LAYERS=${LAYERS:-6}
 BUDGET=${BUDGET:-510}
 BENCH=${BENCH:---compile --rounds 3}
 EMOJI=/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf
@@ -44,27 +45,16 @@ drawing=$!
 timeout -k 10 "$bench_time" $PY -m generation.bench --preset ltx --random-weights $BENCH --threads 4 \
   >"$OUT/bench.txt" 2>&1
 wait $drawing
-latents=$(ls var/training/latents-*.pt) || exit 1
+ls var/training/latents-*.pt >/dev/null || exit 1
 
-# Both depths train at once, each in a copy of the tree (the stage exports into its generation/model), on the
-# same clips; a SIGTERM from timeout ends a run early with its checkpoint and export.
-minutes=$(minutes $(($(left) - 90)))  # from each run's first step: loading, growing and exporting take the rest
-for layers in 6 12; do
-  run=/tmp/run-$layers
-  rm -rf "$run" && mkdir -p "$run/var/training"
-  tar --exclude=./var --exclude=./.git --exclude=./.venv --exclude=./node_modules --exclude="./${WHEELS:-.whl}" \
-    -cf - . | tar -C "$run" -xf -
-  ln -s "$PWD/var/training/clips" "$PWD/$latents" "$run/var/training/"
-  (
-    cd "$run" || exit 1
-    timeout -k 20 $(($(left) > 50 ? $(left) - 20 : 30)) $PY -m generation.training transformer --batch "$BATCH" \
-      --layers $layers --minutes "$minutes" --threads 2 >"$OUT/train-$layers.log" 2>&1
-    tar -C generation/model -cf "$OUT/model-$layers.tar" transformer text_encoder training.json
-  ) &
-done
-wait
+# The transformer trains on the drawn clips from the shipped weights until the budget is nearly spent; a
+# SIGTERM from timeout ends it early with its checkpoint and export.
+minutes=$(minutes $(($(left) - 60)))  # from its first step: loading, growing and exporting take the rest
+timeout -k 20 $(($(left) > 50 ? $(left) - 20 : 30)) $PY -m generation.training transformer \
+  --layers "$LAYERS" --minutes "$minutes" --threads 2 >"$OUT/train.log" 2>&1 &&
+  tar -C generation/model -cf "$OUT/model.tar" transformer text_encoder training.json
 
-for log in clips train-6 train-12; do
+for log in clips train; do
   echo "== $log"; tr '\r' '\n' <"$OUT/$log.log" | grep -v -e '^\s*$' -e 'float32: \[\]' -e shards | tail -n 4
 done
 echo "== ltx"; cat "$OUT/bench.txt"

@@ -1,11 +1,11 @@
 """Where training runs and in what precision.
 
-A CUDA GPU when there is one (the same stages then run there; not yet tried on one), else the CPU.
-bfloat16 for the autoencoder's convolutions, the bulk of its cost, on a GPU and on a CPU that has it natively
-(AVX-512 BF16): the VAE trains in it (weights, optimiser state and losses stay float32), the transformer
-stage encodes its clips in it, and the default model decodes in it. The transformer itself, narrow and
-dominated by overheads rather than arithmetic on a CPU, stays in float32. Without native bfloat16 all runs
-in float32.
+A CUDA GPU when there is one (the same stages then run there; the transformer stage ran on an H200), else
+the CPU. bfloat16 for the autoencoder's convolutions, the bulk of its cost, on a GPU and on a CPU that has it
+natively (AVX-512 BF16): the VAE trains in it (weights, optimiser state and losses stay float32), the
+transformer stage encodes its clips in it, and the default model decodes in it. The transformer itself trains
+in bfloat16 autocast on a GPU only (Trainer): narrow and dominated by overheads rather than arithmetic on a
+CPU, it stays in float32 there. Without native bfloat16 all runs in float32.
 """
 
 from __future__ import annotations

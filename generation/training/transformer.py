@@ -138,6 +138,11 @@ class Trainer:
         self.device = training_device()
         self.batch = batch or (GPU_BATCH if self.device.type == "cuda" else BATCH)
         self.autocast = self.device.type == "cuda" if autocast is None else autocast
+        if len(latents.x0) < self.batch:
+            raise ValueError(
+                f"{len(latents.x0)} clips cannot fill a batch of {self.batch}: draw more (--clips) or ask "
+                "for a smaller batch (--batch)"
+            )
         self.data = latents
         self.tokenizer = build_tokenizer()
         if transformer is None:

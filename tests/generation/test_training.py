@@ -87,6 +87,11 @@ def test_in_bfloat16_autocast_the_loss_is_float32_and_close_to_the_float32_one()
     assert losses[1].item() != losses[0].item()  # computed in bfloat16 indeed
 
 
+def test_fewer_clips_than_a_batch_is_a_clear_error():
+    with pytest.raises(ValueError, match="4 clips cannot fill a batch of 8"):
+        Trainer(small_latents(4), 1, batch=8)
+
+
 def test_a_tenth_of_the_captions_are_dropped_so_that_renders_can_be_guided():
     trainer = Trainer(small_latents(), threads=1)
     rng = np.random.default_rng(0)
