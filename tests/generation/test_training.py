@@ -93,7 +93,7 @@ def test_fewer_clips_than_a_batch_is_a_clear_error():
 
 
 def test_a_tenth_of_the_captions_are_dropped_so_that_renders_can_be_guided():
-    trainer = Trainer(small_latents(), threads=1)
+    trainer = Trainer(small_latents(), threads=1, batch=2)
     rng = np.random.default_rng(0)
     texts = [text for _ in range(500) for text in trainer.captions([0, 1], rng)]
     dropped = texts.count(stage2.NO_PROMPT) / len(texts)
