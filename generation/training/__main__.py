@@ -29,6 +29,7 @@ from generation.training.architecture import CLIP_FRAMES, MODEL_DIR, TRANSFORMER
 VAR = Path(os.environ.get("VAR_DIR", "var")) / "training"
 CLIPS = 1500
 ROWS = ("ground", "vae", "backdrop", "random", "generated")
+DIAGNOSTICS = ("denoised",)  # rows judged only when asked for by name
 
 
 def export_vae(vae: Any) -> None:
@@ -194,7 +195,7 @@ def main() -> None:
     parser.add_argument(
         "--rows",
         nargs="+",
-        choices=ROWS,
+        choices=ROWS + DIAGNOSTICS,
         default=ROWS,
         help="the evaluation's rows to judge (the continuity table comes with 'generated')",
     )
@@ -203,6 +204,9 @@ def main() -> None:
     )
     parser.add_argument(
         "--denoise", type=int, help="the generated row's sampling steps (the world preset's by default)"
+    )
+    parser.add_argument(
+        "--noise", type=float, default=0.5, help="the denoised row's noise level, 0 (clean) to 1 (pure noise)"
     )
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -247,6 +251,7 @@ def main() -> None:
         from generation.training.evaluate import (
             backdrop_only,
             continuity,
+            denoised,
             evaluate,
             ground_truth,
             reconstruction,
@@ -265,6 +270,7 @@ def main() -> None:
                 + ")",
                 lambda: rendered("world", args.guidance, args.denoise),
             ),
+            "denoised": (f"denoised in one step from noise {args.noise:g}", lambda: denoised(args.noise)),
         }
         sources = {rows[key][0]: rows[key][1]() for key in args.rows}
         strips = None if args.trained else Path("docs/model")

@@ -8,7 +8,9 @@ Prompts ask for (subject, setting, motion) triples that no training caption name
 - VAE reconstructions: ground truth through the shipped VAE (the model's ceiling);
 - backdrop only: the setting with no subject (subject and motion must fall to chance);
 - random stand-in: the `tiny` preset's output for the same prompts (everything near chance);
-- generated: the shipped model through the real renderer with its default caches.
+- generated: the shipped model through the real renderer with its default caches;
+- denoised: ground truth's latents noised to a level and denoised by the shipped transformer in one step,
+  decoded (whether it can draw the subject once it is given the layout, at that level of noise).
 """
 
 from __future__ import annotations
@@ -153,6 +155,50 @@ def rendered(
         frames = renderer.render(request).frames
         assert frames is not None
         return frames
+
+    return run
+
+
+def denoised(noise: float) -> Callable[[Case], np.ndarray]:
+    """Ground truth's latents at `noise` (sigma: 0 clean, 1 pure noise) and one step of the shipped
+    transformer back to a clean estimate (x0 = x_s - sigma v, the flow it learned), decoded."""
+    from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
+    from generation.presets import get_preset
+    from generation.training.architecture import TOKEN_CELLS
+    from generation.training.transformer import pack, video_coords
+
+    pipe = get_preset("world").build()
+    vae, tokenizer = pipe.vae, pipe.tokenizer
+    mean, std = vae.latents_mean.view(1, -1, 1, 1, 1), vae.latents_std.view(1, -1, 1, 1, 1)
+
+    @torch.no_grad()
+    def run(case: Case) -> np.ndarray:
+        frames, _ = draw(case.scene, AIRED + LEAD_FRAMES, FPS, HEIGHT, WIDTH)
+        video = torch.from_numpy(frames * 2 - 1).permute(3, 0, 1, 2)[None].float()
+        x0 = (vae.encode(video).latent_dist.mode() - mean) / std  # as the training clips are encoded
+        f, h, w = x0.shape[2:]
+        drawn_noise = torch.randn(x0.shape, generator=torch.Generator().manual_seed(case.scene.seed))
+        noisy = pack((1 - noise) * x0 + noise * drawn_noise)
+        tokens = tokenizer(
+            [case.prompt],
+            padding="max_length",
+            max_length=tokenizer.model_max_length,
+            truncation=True,
+            return_tensors="pt",
+        )
+        velocity = pipe.transformer(
+            hidden_states=noisy,
+            encoder_hidden_states=pipe.text_encoder(tokens.input_ids, attention_mask=tokens.attention_mask)[
+                0
+            ],
+            timestep=torch.full(noisy.shape[:2], noise * 1000),
+            encoder_attention_mask=tokens.attention_mask,
+            video_coords=video_coords(1, f, h, w),
+            return_dict=False,
+        )[0]
+        estimate = Pipeline._unpack_latents(noisy - noise * velocity, f, h, w, TOKEN_CELLS, 1)
+        out = vae.decode(estimate * std + mean).sample[0].permute(1, 2, 3, 0).numpy()
+        return to_uint8((out + 1) / 2)[LEAD_FRAMES:]
 
     return run
 

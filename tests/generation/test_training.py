@@ -220,6 +220,18 @@ def test_the_transformer_stage_refuses_a_vae_whose_reconstructions_lose_the_subj
         check_vae(Forgetful(), count=4)
 
 
+def test_denoised_from_no_noise_is_the_vae_reconstruction_and_from_much_noise_is_the_models_own():
+    # Noise 0 leaves the transformer's estimate out (x0 = x_0 - 0 v): the row's packing, normalising and
+    # decoding must then give back exactly what the VAE row gives.
+    from generation.training.__main__ import shipped_vae
+    from generation.training.evaluate import cases, denoised, reconstruction
+
+    case = cases(1)[0]
+    reconstructed = reconstruction(shipped_vae())(case).astype(int)
+    assert np.abs(denoised(0.0)(case).astype(int) - reconstructed).max() <= 1
+    assert np.abs(denoised(0.9)(case).astype(int) - reconstructed).mean() > 2
+
+
 def test_held_out_prompts_ask_for_combinations_no_training_caption_names():
     from generation.training.evaluate import cases
     from generation.training.samples import held_out, seen, training_caption
