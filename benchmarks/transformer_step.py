@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from generation.training.architecture import CLIP_FRAMES, HEIGHT, LATENT_CHANNELS, SPATIAL, TEMPORAL, WIDTH
+from generation.training.architecture import LATENT_CHANNELS, LATENT_GRID
 from generation.training.precision import training_device
 from generation.training.transformer import Latents, Trainer
 
@@ -29,10 +29,9 @@ CAPTIONS = ["a cat bouncing in the snow", "a rocket rising in space at night", "
 
 
 def random_latents(count: int) -> Latents:
-    grid = (1 + (CLIP_FRAMES - 1) // TEMPORAL, HEIGHT // SPATIAL, WIDTH // SPATIAL)
     return Latents(
-        x0=torch.randn(count, LATENT_CHANNELS, *grid).half(),
-        masks=(torch.rand(count, *grid) < 0.2).half(),
+        x0=torch.randn(count, LATENT_CHANNELS, *LATENT_GRID).half(),
+        masks=(torch.rand(count, *LATENT_GRID) < 0.2).half(),
         captions=[CAPTIONS] * count,
         continuation=torch.arange(count) % 2 == 1,
     )

@@ -19,12 +19,15 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 
 from generation.training.architecture import CLIP_FRAMES, MODEL_DIR, TRANSFORMER_CONFIG
+
+if TYPE_CHECKING:
+    from generation.training.transformer import Latents
 
 VAR = Path(os.environ.get("VAR_DIR", "var")) / "training"
 CLIPS = 1500
@@ -128,7 +131,7 @@ def export_pipeline(trainer: Any, vae: Any) -> None:
         forget_origin(config)
 
 
-def draw_and_encode(clips: int, workers: int = 1, minutes: float = math.inf) -> Any:
+def draw_and_encode(clips: int, workers: int = 1, minutes: float = math.inf) -> tuple[Any, Latents]:
     """The transformer's training clips: at least `clips` drawn (fewer where `minutes` run out first),
     every drawn one encoded by the shipped VAE, once. Returns (the VAE, the latents)."""
     from generation.training.dataset import draw_all

@@ -17,6 +17,7 @@ LEAD_FRAMES = 9
 # (48 channels) trained 18,091 steps still returned sprites as blurs its judge named 36 % of the time: a
 # cell a sprite mostly fits inside left its decoder to draw the whole emoji from one vector.
 SPATIAL, TEMPORAL = 8, 8  # the VAE's compression
+LATENT_GRID = (1 + (CLIP_FRAMES - 1) // TEMPORAL, HEIGHT // SPATIAL, WIDTH // SPATIAL)  # a clip's (F, h, w)
 TOKEN_CELLS = 2  # the transformer's patch: latent cells per token side
 LATENT_CHANNELS = 16
 TEXT_DIM = 64

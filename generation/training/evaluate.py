@@ -163,42 +163,25 @@ def denoised(noise: float) -> Callable[[Case], np.ndarray]:
     """Ground truth's latents at `noise` (sigma: 0 clean, 1 pure noise) and one step of the shipped
     transformer back to a clean estimate (x0 = x_s - sigma v, the flow it learned), decoded."""
     from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
-    from generation.presets import get_preset
+    from generation.presets import decode_with_vae, get_preset
     from generation.training.architecture import TOKEN_CELLS
-    from generation.training.transformer import pack, video_coords
+    from generation.training.transformer import normalised, pack, prompt_embeddings, velocity, video_coords
 
     pipe = get_preset("world").build()
-    vae, tokenizer = pipe.vae, pipe.tokenizer
-    mean, std = vae.latents_mean.view(1, -1, 1, 1, 1), vae.latents_std.view(1, -1, 1, 1, 1)
 
     @torch.no_grad()
     def run(case: Case) -> np.ndarray:
         frames, _ = draw(case.scene, AIRED + LEAD_FRAMES, FPS, HEIGHT, WIDTH)
         video = torch.from_numpy(frames * 2 - 1).permute(3, 0, 1, 2)[None].float()
-        x0 = (vae.encode(video).latent_dist.mode() - mean) / std  # as the training clips are encoded
+        x0 = normalised(pipe.vae, pipe.vae.encode(video).latent_dist.mode())  # as the training clips are
         f, h, w = x0.shape[2:]
         drawn_noise = torch.randn(x0.shape, generator=torch.Generator().manual_seed(case.scene.seed))
         noisy = pack((1 - noise) * x0 + noise * drawn_noise)
-        tokens = tokenizer(
-            [case.prompt],
-            padding="max_length",
-            max_length=tokenizer.model_max_length,
-            truncation=True,
-            return_tensors="pt",
-        )
-        velocity = pipe.transformer(
-            hidden_states=noisy,
-            encoder_hidden_states=pipe.text_encoder(tokens.input_ids, attention_mask=tokens.attention_mask)[
-                0
-            ],
-            timestep=torch.full(noisy.shape[:2], noise * 1000),
-            encoder_attention_mask=tokens.attention_mask,
-            video_coords=video_coords(1, f, h, w),
-            return_dict=False,
-        )[0]
-        estimate = Pipeline._unpack_latents(noisy - noise * velocity, f, h, w, TOKEN_CELLS, 1)
-        out = vae.decode(estimate * std + mean).sample[0].permute(1, 2, 3, 0).numpy()
-        return to_uint8((out + 1) / 2)[LEAD_FRAMES:]
+        prompt = prompt_embeddings(pipe.tokenizer, pipe.text_encoder, [case.prompt], x0.device)
+        timestep = torch.full(noisy.shape[:2], noise * 1000)
+        v = velocity(pipe.transformer, noisy, prompt, timestep, video_coords(1, f, h, w))
+        estimate = Pipeline._unpack_latents(noisy - noise * v, f, h, w, TOKEN_CELLS, 1)
+        return decode_with_vae(pipe, estimate, WIDTH, HEIGHT).numpy()[LEAD_FRAMES:]
 
     return run
 

@@ -22,6 +22,8 @@ def training_device() -> torch.device:
     return torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 
-def mixed_precision(device: torch.device = CPU) -> Any:
-    """bfloat16 autocast on `device` where it has native bfloat16 (a CUDA GPU, or a CPU with BFLOAT16)."""
-    return torch.autocast(device.type, dtype=torch.bfloat16, enabled=device.type == "cuda" or BFLOAT16)
+def mixed_precision(device: torch.device = CPU, enabled: bool | None = None) -> Any:
+    """bfloat16 autocast on `device` where it has native bfloat16 (a CUDA GPU, or a CPU with BFLOAT16), or
+    as `enabled` says."""
+    native = device.type == "cuda" or BFLOAT16
+    return torch.autocast(device.type, dtype=torch.bfloat16, enabled=native if enabled is None else enabled)

@@ -67,16 +67,14 @@ def encode_clips(vae: Any, folder: Path, out: Path) -> Latents:
     infos = sorted(folder.glob("*.json"))
     x0, masks, captions, continuation = [], [], [], []
     device = vae.device
-    mean = vae.latents_mean.view(1, -1, 1, 1, 1).cpu()
-    std = vae.latents_std.view(1, -1, 1, 1, 1).cpu()
     group = ENCODE_GROUP if device.type == "cuda" else 1  # a CPU gains nothing from grouping
     for start in tqdm(range(0, len(infos), group), desc="encode", mininterval=10):
         stems = [path.name.removesuffix(".json") for path in infos[start : start + group]]
         frames = np.stack([np.load(folder / f"{stem}.frames.npy") for stem in stems])
         video = torch.from_numpy(frames).permute(0, 4, 1, 2, 3).to(device).float() / 127.5 - 1
         with mixed_precision(device):
-            latent = vae.encode(video).latent_dist.mode().float().cpu()
-        x0.append(((latent - mean) / std).half())
+            latent = vae.encode(video).latent_dist.mode().float()
+        x0.append(normalised(vae, latent).cpu().half())
         for stem in stems:
             masks.append(torch.from_numpy(np.load(folder / f"{stem}.mask.npy")))
             info = json.loads((folder / f"{stem}.json").read_text())
@@ -85,6 +83,44 @@ def encode_clips(vae: Any, folder: Path, out: Path) -> Latents:
     latents = Latents(torch.cat(x0), torch.stack(masks), captions, torch.tensor(continuation))
     torch.save(latents.__dict__, out)
     return latents
+
+
+def normalised(vae: Any, latent: torch.Tensor) -> torch.Tensor:
+    """The VAE's latents as the pipeline normalises them before the transformer reads them."""
+    return Pipeline._normalize_latents(latent, vae.latents_mean, vae.latents_std, vae.config.scaling_factor)
+
+
+def prompt_embeddings(
+    tokenizer: Any, text_encoder: Any, texts: list[str], device: torch.device
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """(the text encoder's output, the attention mask) for `texts`, padded to the tokenizer's length."""
+    tokens = tokenizer(
+        texts,
+        padding="max_length",
+        max_length=tokenizer.model_max_length,
+        truncation=True,
+        return_tensors="pt",
+    ).to(device)
+    return text_encoder(tokens.input_ids, attention_mask=tokens.attention_mask)[0], tokens.attention_mask
+
+
+def velocity(
+    transformer: Any,
+    noisy: torch.Tensor,
+    prompt: tuple[torch.Tensor, torch.Tensor],
+    timestep: torch.Tensor,
+    coords: torch.Tensor,
+) -> torch.Tensor:
+    """The transformer's prediction of noise - x0 for packed `noisy` latents at per-token `timestep`s."""
+    embeds, mask = prompt
+    return transformer(
+        hidden_states=noisy,
+        encoder_hidden_states=embeds,
+        timestep=timestep,
+        encoder_attention_mask=mask,
+        video_coords=coords,
+        return_dict=False,
+    )[0]
 
 
 def video_coords(batch: int, frames: int, height: int, width: int) -> torch.Tensor:
@@ -163,9 +199,6 @@ class Trainer:
         self.coords = video_coords(self.batch, f, h, w).to(self.device)
         self.lead_tokens = LEAD_LATENTS * (h // TOKEN_CELLS) * (w // TOKEN_CELLS)
 
-    def precision(self) -> Any:
-        return torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.autocast)
-
     def modules(self) -> torch.nn.ModuleDict:
         return torch.nn.ModuleDict({"transformer": self.transformer, "text_encoder": self.text_encoder})
 
@@ -177,15 +210,9 @@ class Trainer:
     def loss(self, rng: np.random.Generator) -> torch.Tensor:
         index = torch.from_numpy(rng.choice(len(self.data.x0), self.batch, replace=False))
         x0 = self.data.x0[index].to(self.device).float()
-        tokens = self.tokenizer(
-            self.captions(index.tolist(), rng),
-            padding="max_length",
-            max_length=self.tokenizer.model_max_length,
-            truncation=True,
-            return_tensors="pt",
-        ).to(self.device)
-        with self.precision():
-            embeds = self.text_encoder(tokens.input_ids, attention_mask=tokens.attention_mask)[0]
+        texts = self.captions(index.tolist(), rng)
+        with mixed_precision(self.device, self.autocast):
+            prompt = prompt_embeddings(self.tokenizer, self.text_encoder, texts, self.device)
         sigma = shifted(torch.from_numpy(rng.random(self.batch)).float()).to(self.device)
         noise = torch.randn_like(x0)
         s = sigma.view(-1, 1, 1, 1, 1)
@@ -200,15 +227,8 @@ class Trainer:
         xt[conditioned, lead] = clean[conditioned]
         timestep[conditioned, lead] = 0.0
         weight[conditioned, lead] = 0.0
-        with self.precision():
-            pred = self.transformer(
-                hidden_states=xt,
-                encoder_hidden_states=embeds,
-                timestep=timestep,
-                encoder_attention_mask=tokens.attention_mask,
-                video_coords=self.coords,
-                return_dict=False,
-            )[0].float()
+        with mixed_precision(self.device, self.autocast):
+            pred = velocity(self.transformer, xt, prompt, timestep, self.coords).float()
         return (weight * (pred - target) ** 2).sum() / (weight.sum() * xt.shape[-1])
 
     def train(self, minutes: float, checkpoint: Path, max_steps: int = 10**9, first_step: int = 0) -> int:

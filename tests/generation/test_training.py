@@ -13,6 +13,7 @@ from generation.training.architecture import (
     CLIP_FRAMES,
     HEIGHT,
     LATENT_CHANNELS,
+    LATENT_GRID,
     SPATIAL,
     TEMPORAL,
     WIDTH,
@@ -43,9 +44,6 @@ def test_a_few_vae_steps_on_one_batch_lower_its_loss():
         opt.step()
         losses.append(loss.item())
     assert np.mean(losses[-5:]) < 0.9 * np.mean(losses[:5])
-
-
-LATENT_GRID = (1 + (CLIP_FRAMES - 1) // TEMPORAL, HEIGHT // SPATIAL, WIDTH // SPATIAL)
 
 
 def small_latents(count: int = 4) -> Latents:
@@ -109,7 +107,7 @@ def test_the_drawn_clips_are_encoded_once_with_their_masks_and_captions(tmp_path
     latents = stage2.encode_clips(build_vae().eval(), tmp_path / "clips", tmp_path / "latents.pt")
     h, w = HEIGHT // SPATIAL, WIDTH // SPATIAL
     assert latents.x0.shape == (2, LATENT_CHANNELS, (CLIP_FRAMES - 1) // TEMPORAL + 1, h, w)
-    assert latents.masks.shape == (2, (CLIP_FRAMES - 1) // TEMPORAL + 1, h, w)
+    assert latents.masks.shape == (2, (CLIP_FRAMES - 1) // TEMPORAL + 1, h, w) == (2, *LATENT_GRID)
     assert all(captions and all(captions) for captions in latents.captions)
     again = stage2.encode_clips(None, tmp_path / "missing", tmp_path / "latents.pt")  # read back, not redone
     assert torch.equal(again.x0, latents.x0) and again.captions == latents.captions
