@@ -1,6 +1,6 @@
 """python -m generation.training {vae,clips,transformer,decoder,evaluate,all} [--minutes N] [--threads N]
     [--steps N] [--clips N] [--workers N] [--batch N] [--layers N] [--prompts N]
-    [--rows ground vae backdrop random generated] [--guidance G] [--denoise N]
+    [--rows ground vae backdrop random generated denoised swapped] [--guidance G] [--denoise N] [--noise S]
 
 The stages run in this order for `all` (what `make model` does); `decoder` may also run beside
 `transformer`, since it never changes the latents the transformer learns on. `clips` draws and encodes the
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 VAR = Path(os.environ.get("VAR_DIR", "var")) / "training"
 CLIPS = 1500
 ROWS = ("ground", "vae", "backdrop", "random", "generated")
-DIAGNOSTICS = ("denoised",)  # rows judged only when asked for by name
+DIAGNOSTICS = ("denoised", "swapped")  # rows judged only when asked for by name
 
 
 def export_vae(vae: Any) -> None:
@@ -274,6 +274,10 @@ def main() -> None:
                 lambda: rendered("world", args.guidance, args.denoise),
             ),
             "denoised": (f"denoised in one step from noise {args.noise:g}", lambda: denoised(args.noise)),
+            "swapped": (
+                f"swapped subject: denoised in one step from noise {args.noise:g}",
+                lambda: denoised(args.noise, swap=True),
+            ),
         }
         sources = {rows[key][0]: rows[key][1]() for key in args.rows}
         strips = None if args.trained else Path("docs/model")

@@ -10,7 +10,9 @@ Prompts ask for (subject, setting, motion) triples that no training caption name
 - random stand-in: the `tiny` preset's output for the same prompts (everything near chance);
 - generated: the shipped model through the real renderer with its default caches;
 - denoised: ground truth's latents noised to a level and denoised by the shipped transformer in one step,
-  decoded (whether it can draw the subject once it is given the layout, at that level of noise).
+  decoded (whether it can draw the subject once it is given the layout, at that level of noise);
+- swapped: the same, with a prompt that names another subject (how often the drawn subject is still named:
+  as often as in `denoised`, and the text does not steer the subject's shape at that level of noise).
 """
 
 from __future__ import annotations
@@ -159,9 +161,21 @@ def rendered(
     return run
 
 
-def denoised(noise: float) -> Callable[[Case], np.ndarray]:
+def other_subject(case: Case) -> Case:
+    """The case with a prompt naming another subject (drawn from its seed) in its setting and motion."""
+    rng = np.random.default_rng(case.scene.seed)
+    names = [entry.name for entry in SUBJECTS if entry.name != case.scene.subjects[0]]
+    while True:
+        other = str(rng.choice(names))
+        text = caption(rng, (other,), case.scene.setting, case.scene.motion)
+        if scene_for(text, case.scene.seed) == dataclasses.replace(case.scene, subjects=(other,)):
+            return Case(text, case.scene)
+
+
+def denoised(noise: float, swap: bool = False) -> Callable[[Case], np.ndarray]:
     """Ground truth's latents at `noise` (sigma: 0 clean, 1 pure noise) and one step of the shipped
-    transformer back to a clean estimate (x0 = x_s - sigma v, the flow it learned), decoded."""
+    transformer back to a clean estimate (x0 = x_s - sigma v, the flow it learned), decoded; with `swap`,
+    prompted with another subject than the one drawn (other_subject)."""
     from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
     from generation.presets import decode_with_vae, get_preset
     from generation.training.architecture import TOKEN_CELLS
@@ -177,7 +191,8 @@ def denoised(noise: float) -> Callable[[Case], np.ndarray]:
         f, h, w = x0.shape[2:]
         drawn_noise = torch.randn(x0.shape, generator=torch.Generator().manual_seed(case.scene.seed))
         noisy = pack((1 - noise) * x0 + noise * drawn_noise)
-        prompt = prompt_embeddings(pipe.tokenizer, pipe.text_encoder, [case.prompt], x0.device)
+        text = other_subject(case).prompt if swap else case.prompt
+        prompt = prompt_embeddings(pipe.tokenizer, pipe.text_encoder, [text], x0.device)
         timestep = torch.full(noisy.shape[:2], noise * 1000)
         v = velocity(pipe.transformer, noisy, prompt, timestep, video_coords(1, f, h, w))
         estimate = Pipeline._unpack_latents(noisy - noise * v, f, h, w, TOKEN_CELLS, 1)

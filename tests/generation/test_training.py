@@ -230,6 +230,19 @@ def test_denoised_from_no_noise_is_the_vae_reconstruction_and_from_much_noise_is
     assert np.abs(denoised(0.9)(case).astype(int) - reconstructed).mean() > 2
 
 
+def test_the_swapped_row_prompts_another_subject_in_the_same_setting_and_motion():
+    from generation.training.evaluate import cases, other_subject
+    from generation.world.captions import scene_for
+
+    for case in cases(6):
+        swapped = other_subject(case)
+        reading = scene_for(swapped.prompt, 0)
+        assert reading.subjects != case.scene.subjects and len(reading.subjects) == 1
+        assert (reading.setting, reading.motion) == (case.scene.setting, case.scene.motion)
+        assert swapped.scene == case.scene  # the same drawing, and so the same latents and noise
+        assert other_subject(case) == swapped  # drawn from the case's seed
+
+
 def test_held_out_prompts_ask_for_combinations_no_training_caption_names():
     from generation.training.evaluate import cases
     from generation.training.samples import held_out, seen, training_caption
