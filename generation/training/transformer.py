@@ -5,14 +5,12 @@ timesteps (zero on the conditioning frames of a continuation), the pipeline's vi
 T5 encoder's output with its attention mask. It learns the rectified flow the pipeline's scheduler steps
 along: x_s = (1 - s) x0 + s noise, target noise - x0, with s drawn from the shifted schedule the preset
 samples with. The loss leans on the tokens the subject touches (a sixth of a clip's 720, SUBJECT_WEIGHT).
-A tenth of the captions are dropped, so that a render may use classifier-free guidance. On some clips the
-subject starts smudged (SMUDGED_SHARE), so that the model learns to draw its shape from the text.
+A tenth of the captions are dropped, so that a render may use classifier-free guidance.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +18,6 @@ from typing import Any
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 from tqdm import tqdm
 
 from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
@@ -51,14 +48,6 @@ UNCAPTIONED_SHARE = 0.1  # captions dropped to NO_PROMPT, so that the model can 
 CONDITION_NOISE = 0.15  # the pipeline's image_cond_noise_scale
 LEAD_LATENTS = (LEAD_FRAMES - 1) // TEMPORAL + 1
 ENCODE_GROUP = 32  # clips a GPU encodes in one call
-# At a render's middle steps the subject is the blob of colour the first steps left, and the model has to
-# draw its shape from the text; in training, the noisy latents still show that shape at half noise, and the
-# model learned to keep what it sees (swapping the prompt's subject there changed nothing: docs/model.md).
-# So on a share of the clips noised past SMUDGE_FROM, the subject's cells start from a blur of themselves
-# (SMUDGE_CELLS wide at pure noise, in proportion below), and the target still leads to the sharp clip.
-SMUDGED_SHARE = 0.5
-SMUDGE_FROM = 0.25
-SMUDGE_CELLS = 3.0
 
 
 @dataclass
@@ -158,41 +147,6 @@ def loss_weights(masks: torch.Tensor) -> torch.Tensor:
     return 1 + SUBJECT_WEIGHT * token_weights(masks.float())
 
 
-def gaussian_blur(latents: torch.Tensor, cells: float) -> torch.Tensor:
-    """(C, F, h, w) latents blurred over h and w by a Gaussian of standard deviation `cells`."""
-    radius = max(1, math.ceil(2 * cells))
-    x = torch.arange(-radius, radius + 1, dtype=latents.dtype, device=latents.device)
-    kernel = torch.exp(-(x**2) / (2 * cells**2))
-    kernel = kernel / kernel.sum()
-    c, f, h, w = latents.shape
-    flat = latents.reshape(c * f, 1, h, w)
-    flat = F.conv2d(F.pad(flat, (radius, radius, 0, 0), mode="replicate"), kernel.view(1, 1, 1, -1))
-    flat = F.conv2d(F.pad(flat, (0, 0, radius, radius), mode="replicate"), kernel.view(1, 1, -1, 1))
-    return flat.reshape(c, f, h, w)
-
-
-def smudged(x0: torch.Tensor, masks: torch.Tensor, sigma: torch.Tensor, chosen: torch.Tensor) -> torch.Tensor:
-    """(B, C, F, h, w) latents with, in the `chosen` clips, the cells the subject covers and their
-    neighbours blurred SMUDGE_CELLS x sigma wide: the blob of its colours an early sampling step leaves."""
-    grid = masks.float().flatten(0, 1).unsqueeze(1)
-    region = F.max_pool2d(grid, 3, stride=1, padding=1).view(masks.shape).unsqueeze(1)
-    out = x0.clone()
-    for i in torch.nonzero(chosen).flatten().tolist():
-        blur = gaussian_blur(x0[i], SMUDGE_CELLS * float(sigma[i]))
-        out[i] = x0[i] + region[i] * (blur - x0[i])
-    return out
-
-
-def flow_pair(
-    x0: torch.Tensor, start: torch.Tensor, noise: torch.Tensor, sigma: torch.Tensor
-) -> tuple[torch.Tensor, torch.Tensor]:
-    """(x_s, the velocity to learn there) for clips noised to `sigma` from `start` (x0, or x0 smudged):
-    x_s = (1 - s) start + s noise, and the velocity whose step x_s - s v leads to x0 itself."""
-    s = sigma.view(-1, 1, 1, 1, 1)
-    # start - x0 is zero where nothing was smudged, so a clip at s = 0 adds nothing.
-    return (1 - s) * start + s * noise, noise - x0 + (1 - s) / s.clamp(min=1e-6) * (start - x0)
-
-
 def subject_share(masks: torch.Tensor) -> tuple[float, float]:
     """(the share of tokens the subject touches, the share of the loss's weight they hold) over `masks`."""
     weight = loss_weights(masks)
@@ -262,13 +216,9 @@ class Trainer:
         sigma = shifted(torch.from_numpy(rng.random(self.batch)).float()).to(self.device)
         noise = torch.randn_like(x0)
         s = sigma.view(-1, 1, 1, 1, 1)
-        masks = self.data.masks[index].to(self.device)
-        smudge = torch.from_numpy(rng.random(self.batch) < SMUDGED_SHARE).to(self.device)
-        smudge &= sigma >= SMUDGE_FROM
-        noisy, target = flow_pair(x0, smudged(x0, masks, sigma, smudge), noise, sigma)
-        xt, target = pack(noisy), pack(target)
+        xt, target = pack((1 - s) * x0 + s * noise), pack(noise - x0)
         timestep = (sigma * 1000).view(-1, 1).expand(-1, xt.shape[1]).clone()
-        weight = loss_weights(masks)
+        weight = loss_weights(self.data.masks[index].to(self.device))
         chosen = torch.from_numpy(rng.random(self.batch) < CONDITIONED_SHARE)
         conditioned = self.data.continuation[index] | chosen
         conditioned = conditioned.to(self.device)

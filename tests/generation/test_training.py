@@ -274,25 +274,3 @@ def test_a_transformer_run_follows_the_schedule_from_where_the_last_one_stopped(
     last_rate = schedule.learning_rate(stage2.LEARNING_RATE, 1, 0.5)
     assert trainer.opt.param_groups[0]["lr"] == pytest.approx(last_rate, rel=1e-3)
     assert load_checkpoint(tmp_path / "transformer.pt", trainer.modules())["step"] == 42
-
-
-def test_a_smudged_subject_is_a_blur_of_its_own_cells_and_the_target_still_leads_to_the_sharp_clip():
-    g = torch.Generator().manual_seed(0)
-    x0 = torch.randn(2, LATENT_CHANNELS, *LATENT_GRID, generator=g)
-    masks = torch.zeros(2, *LATENT_GRID)
-    masks[:, :, 4:7, 8:11] = 1.0  # a subject three cells square
-    sigma = torch.tensor([0.6, 0.6])
-    start = stage2.smudged(x0, masks, sigma, torch.tensor([True, False]))
-    assert torch.equal(start[1], x0[1])  # a clip not chosen keeps its latents
-    assert not torch.allclose(start[0, :, :, 4:7, 8:11], x0[0, :, :, 4:7, 8:11])  # the subject is smudged
-    assert torch.equal(start[0, :, :, :, :6], x0[0, :, :, :, :6])  # cells away from it are not
-    assert start[0, :, :, 4:7, 8:11].std() < x0[0, :, :, 4:7, 8:11].std()  # a blur: less contrast
-    noise = torch.randn(x0.shape, generator=g)
-    for s in (0.0, 0.3, 1.0):
-        sigma = torch.full((2,), s)
-        noisy, velocity = stage2.flow_pair(x0, start, noise, sigma)
-        assert torch.isfinite(velocity).all()
-        if s > 0:  # one step along the target from x_s reaches the sharp clip, smudged or not
-            torch.testing.assert_close(noisy - s * velocity, x0, atol=1e-5, rtol=0)
-    _, velocity = stage2.flow_pair(x0[1:], x0[1:], noise[1:], torch.tensor([0.3]))
-    torch.testing.assert_close(velocity, noise[1:] - x0[1:])  # an unsmudged clip: the plain flow
