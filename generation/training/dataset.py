@@ -4,6 +4,7 @@ Each clip is CLIP_FRAMES long, as the renderer asks for. Half of them are contin
 LEAD_FRAMES frames are the end of another scene and the new scene dissolves in over the next few frames,
 which is what a render conditioned on the previous clip must learn to do. Every clip keeps its captions
 (several phrasings of one Scene) and its subject mask pooled to the latent grid, for the loss weighting.
+A still (draw_still) is one frame of such a scene, which benchmarks/shapes.py learns on.
 """
 
 from __future__ import annotations
@@ -62,6 +63,26 @@ def draw_clip(index: int, seed: int) -> tuple[np.ndarray, np.ndarray, dict[str, 
         for k in range(DISSOLVE_FRAMES):
             a = (k + 1) / (DISSOLVE_FRAMES + 1)
             frames[LEAD_FRAMES + k] = (1 - a) * tail[-1] + a * frames[LEAD_FRAMES + k]
+    return drawn(frames, masks, text, scene, rng, continuation)
+
+
+def draw_still(index: int, seed: int) -> tuple[np.ndarray, np.ndarray, dict[str, object]]:
+    """One frame of a training scene at a random moment of its clip."""
+    rng = np.random.default_rng([seed, index])
+    text, scene = training_caption(rng)
+    frames, masks = frames_of(scene, 1, start=int(rng.integers(CLIP_FRAMES)))
+    return drawn(frames, masks, text, scene, rng, continuation=False)
+
+
+def drawn(
+    frames: np.ndarray,
+    masks: np.ndarray,
+    text: str,
+    scene: Scene,
+    rng: np.random.Generator,
+    continuation: bool,
+) -> tuple[np.ndarray, np.ndarray, dict[str, object]]:
+    """What is kept of a drawn clip or still: its frames, its latent mask and its captions."""
     info = {
         "captions": phrasings(text, scene, rng),
         "continuation": continuation,

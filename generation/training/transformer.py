@@ -166,6 +166,7 @@ class Trainer:
     ) -> None:
         """`transformer`, `text_encoder`: parts to go on training (the shipped ones); new ones where None.
         They train on training_device(); the latents stay in memory, a batch at a time goes there.
+        `latents` may also be stills, clips of one latent frame (benchmarks/shapes.py learns on those).
         `batch`: clips a step (BATCH, or GPU_BATCH on a GPU, where None). `autocast`: their forward passes
         in bfloat16 autocast; by default on a GPU (1.4x the clips a second at a batch of 128 on an H200,
         benchmarks/transformer_step.py), not on a CPU, where overheads rather than arithmetic bound them."""
@@ -195,9 +196,6 @@ class Trainer:
             weight_decay=0.01,
             fused=self.device.type == "cuda",  # one kernel: a third of a small step's GPU time went to AdamW
         )
-        f, h, w = latents.x0.shape[2:]
-        self.coords = video_coords(self.batch, f, h, w).to(self.device)
-        self.lead_tokens = LEAD_LATENTS * (h // TOKEN_CELLS) * (w // TOKEN_CELLS)
 
     def modules(self) -> torch.nn.ModuleDict:
         return torch.nn.ModuleDict({"transformer": self.transformer, "text_encoder": self.text_encoder})
@@ -219,16 +217,19 @@ class Trainer:
         xt, target = pack((1 - s) * x0 + s * noise), pack(noise - x0)
         timestep = (sigma * 1000).view(-1, 1).expand(-1, xt.shape[1]).clone()
         weight = loss_weights(self.data.masks[index].to(self.device))
-        chosen = torch.from_numpy(rng.random(self.batch) < CONDITIONED_SHARE)
-        conditioned = self.data.continuation[index] | chosen
-        conditioned = conditioned.to(self.device)
-        lead = slice(0, self.lead_tokens)
-        clean = pack(x0)[:, lead] + CONDITION_NOISE * torch.randn_like(xt[:, lead]) * s.view(-1, 1, 1) ** 2
-        xt[conditioned, lead] = clean[conditioned]
-        timestep[conditioned, lead] = 0.0
-        weight[conditioned, lead] = 0.0
+        f, h, w = x0.shape[2:]
+        if f > LEAD_LATENTS:  # a clip, which may continue from its lead frames (a still has none)
+            chosen = torch.from_numpy(rng.random(self.batch) < CONDITIONED_SHARE)
+            conditioned = (self.data.continuation[index] | chosen).to(self.device)
+            lead = slice(0, LEAD_LATENTS * (h // TOKEN_CELLS) * (w // TOKEN_CELLS))
+            noise_scale = CONDITION_NOISE * s.view(-1, 1, 1) ** 2
+            clean = pack(x0)[:, lead] + noise_scale * torch.randn_like(xt[:, lead])
+            xt[conditioned, lead] = clean[conditioned]
+            timestep[conditioned, lead] = 0.0
+            weight[conditioned, lead] = 0.0
+        coords = video_coords(self.batch, f, h, w).to(self.device)
         with mixed_precision(self.device, self.autocast):
-            pred = velocity(self.transformer, xt, prompt, timestep, self.coords).float()
+            pred = velocity(self.transformer, xt, prompt, timestep, coords).float()
         return (weight * (pred - target) ** 2).sum() / (weight.sum() * xt.shape[-1])
 
     def train(self, minutes: float, checkpoint: Path, max_steps: int = 10**9, first_step: int = 0) -> int:

@@ -113,6 +113,35 @@ def test_the_drawn_clips_are_encoded_once_with_their_masks_and_captions(tmp_path
     assert torch.equal(again.x0, latents.x0) and again.captions == latents.captions
 
 
+def test_a_still_is_one_frame_of_a_training_scene_with_its_mask_and_captions():
+    from generation.training.dataset import draw_still
+    from generation.training.samples import is_held_out
+    from generation.world.captions import scene_for
+    from generation.world.clips import Scene
+
+    frames, mask, info = draw_still(0, seed=2)
+    assert frames.shape == (1, HEIGHT, WIDTH, 3) and frames.dtype == np.uint8
+    assert mask.shape == (1, HEIGHT // SPATIAL, WIDTH // SPATIAL) and mask.max() > 0.5  # the subject is there
+    subjects, setting, motion = info["scene"]
+    assert not is_held_out(Scene(tuple(subjects), setting, motion))
+    assert all(scene_for(text, 0) == Scene(tuple(subjects), setting, motion) for text in info["captions"])
+    assert not np.array_equal(draw_still(1, seed=2)[0], frames)
+
+
+def test_a_trainer_learns_on_stills_as_on_clips():
+    clips = small_latents(4)
+    stills = Latents(clips.x0[:, :, :1], clips.masks[:, :1], clips.captions, torch.zeros(4, dtype=torch.bool))
+    trainer = Trainer(stills, threads=1, batch=4)  # one latent frame, so no lead frames to continue from
+    losses = []
+    for _ in range(30):
+        loss = trainer.loss(np.random.default_rng(0))
+        trainer.opt.zero_grad()
+        loss.backward()
+        trainer.opt.step()
+        losses.append(loss.item())
+    assert losses[-1] < 0.85 * losses[0]
+
+
 def test_workers_draw_the_clips_one_process_would_and_a_deadline_stops_the_drawing(tmp_path: Path):
     import time
 

@@ -1,0 +1,161 @@
+"""How fast the transformer learns the subjects' shapes from the text, where a subject stands still.
+
+    python -m benchmarks.shapes [--runs one:fresh world:fresh world:shipped] [--steps 1000 1000] [--threads 2]
+
+Trained on clips, the default model draws a subject's setting, motion and colours but rarely a shape the
+judge can name (docs/model.md). This takes video out of the question: a still is one frame, one latent frame
+of 60 tokens where a clip has 720, and a Trainer (the transformer stage's own loss, with its subject
+weighting and dropped captions) learns on a batch of STILL_BATCH of them a step. Each run is a place and a
+start:
+- place `one`: each subject alone in the middle of one sky, the same frame every time (24 stills);
+- place `world`: stills as the world draws them (dataset.draw_still: any training scene at a random moment,
+  so any place, size, angle and setting), STILLS of them;
+- start `fresh` (a new transformer and text encoder) or `shipped` (the default model's).
+After each run of `--steps` (each warms up and ends annealed, as the stage's runs do) the run's model draws
+JUDGED stills from pure noise in the preset's 8 steps and the judge names their subject: a run that has
+learned the shapes names it far above chance (1 in 24).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+import torch
+
+from generation.training.architecture import HEIGHT, TOKEN_CELLS, WIDTH
+from generation.training.transformer import Latents, Trainer, normalised, pack, prompt_embeddings, velocity
+from generation.world.clips import Scene
+from generation.world.vocabulary import SUBJECTS
+
+STILL_BATCH = 24  # 1,440 tokens a step, a quarter of a CPU step on 8 clips
+STILLS = 720  # the world's stills: 30 a subject on average
+JUDGED = 48  # stills drawn and judged after each run
+
+
+def one_place(name: str) -> Scene:
+    return Scene((name,), "sky", "float", 0)
+
+
+def captions_of(scene: Scene, rng: np.random.Generator, count: int) -> list[str]:
+    """`count` captions that read as `scene` (a caption may leave its subject to the default balloon)."""
+    from generation.world.captions import caption, scene_for
+
+    found: list[str] = []
+    while len(found) < count:
+        text = caption(rng, scene.subjects, scene.setting, scene.motion)
+        if scene_for(text, scene.seed) == scene:
+            found.append(text)
+    return found
+
+
+@torch.no_grad()
+def encode(vae: Any, frames: np.ndarray) -> torch.Tensor:
+    """(1, H, W, 3) uint8 -> (C, 1, h, w) latents, normalised as the stage's clips are."""
+    video = torch.from_numpy(frames).permute(3, 0, 1, 2)[None].float() / 127.5 - 1
+    return normalised(vae, vae.encode(video).latent_dist.mode())[0].half()
+
+
+def stills(place: str, vae: Any) -> Latents:
+    from generation.training.dataset import draw_still, latent_mask
+    from generation.training.samples import frames_of
+    from generation.world.clips import to_uint8
+
+    x0, masks, captions = [], [], []
+    rng = np.random.default_rng(0)
+    for index in range(len(SUBJECTS) if place == "one" else STILLS):
+        if place == "one":
+            scene = one_place(SUBJECTS[index].name)
+            frames, mask = frames_of(scene, 1)
+            frames, mask = to_uint8((frames + 1) / 2), latent_mask(mask)
+            texts = captions_of(scene, rng, 4)
+        else:
+            frames, mask, info = draw_still(index, seed=5)
+            texts = cast(list[str], info["captions"])
+        x0.append(encode(vae, frames))
+        masks.append(torch.from_numpy(np.asarray(mask, np.float16)))
+        captions.append(texts)
+    return Latents(torch.stack(x0), torch.stack(masks), captions, torch.zeros(len(x0), dtype=torch.bool))
+
+
+def judged_prompts(place: str) -> list[tuple[str, str]]:
+    """(prompt, subject) pairs the judge checks: every subject twice."""
+    from generation.training.evaluate import cases
+
+    if place == "world":
+        return [(case.prompt, case.scene.subjects[0]) for case in cases(JUDGED)]
+    rng = np.random.default_rng(1)
+    names = [SUBJECTS[i % len(SUBJECTS)].name for i in range(JUDGED)]
+    return [(captions_of(one_place(name), rng, 1)[0], name) for name in names]
+
+
+@torch.no_grad()
+def named_share(trainer: Trainer, pipe: Any, place: str) -> float:
+    """The share of JUDGED stills drawn from noise whose subject the judge names as prompted."""
+    from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
+    from generation.presets import decode_with_vae
+    from generation.training.schedule import sampling_timesteps
+    from generation.training.transformer import video_coords
+    from generation.world.judge import subject_scores
+
+    trainer.transformer.eval(), trainer.text_encoder.eval()
+    f, h, w = trainer.data.x0.shape[2:]
+    sigmas = [t / 1000 for t in sampling_timesteps(8)] + [0.0]
+    coords = video_coords(1, f, h, w)
+    right = 0
+    for k, (text, name) in enumerate(judged_prompts(place)):
+        prompt = prompt_embeddings(trainer.tokenizer, trainer.text_encoder, [text], trainer.device)
+        noise = torch.randn((1, *trainer.data.x0.shape[1:]), generator=torch.Generator().manual_seed(k))
+        x = pack(noise)
+        for now, after in itertools.pairwise(sigmas):
+            timestep = torch.full(x.shape[:2], now * 1000)
+            x = x + (after - now) * velocity(trainer.transformer, x, prompt, timestep, coords)
+        latents = Pipeline._unpack_latents(x, f, h, w, TOKEN_CELLS, 1)
+        scores = subject_scores(decode_with_vae(pipe, latents, WIDTH, HEIGHT).numpy())
+        right += max(scores, key=lambda subject: scores[subject]) == name
+    trainer.transformer.train(), trainer.text_encoder.train()
+    return right / JUDGED
+
+
+def main() -> None:
+    from generation.presets import get_preset
+    from generation.training.__main__ import shipped
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", nargs="+", default=["one:fresh", "world:fresh", "world:shipped"])
+    parser.add_argument("--steps", nargs="+", type=int, default=[1000, 1000], help="steps of each run")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    pipe = get_preset("world").build()
+    vae = pipe.vae.float()
+    print(f"subject named right in {JUDGED} stills drawn from noise (chance {100 / len(SUBJECTS):.1f} %)\n")
+    totals = np.cumsum(args.steps)
+    print("| place | start | " + " | ".join(f"after {total:,} steps" for total in totals) + " | s |")
+    print("| --- | --- | " + " | ".join("---" for _ in totals) + " | --- |")
+    for run in args.runs:
+        place, start = run.split(":")
+        data = stills(place, vae)
+        trainer = Trainer(
+            data,
+            args.threads,
+            transformer=shipped("transformer") if start == "shipped" else None,
+            text_encoder=shipped("text_encoder") if start == "shipped" else None,
+            batch=STILL_BATCH,
+        )
+        cells, began, done = [], time.monotonic(), 0
+        with tempfile.TemporaryDirectory() as folder:
+            for steps in args.steps:
+                done = trainer.train(10**6, Path(folder) / "shapes.pt", max_steps=done + steps)
+                cells.append(f"{100 * named_share(trainer, pipe, place):.1f} %")
+        seconds = time.monotonic() - began
+        print(f"| {place} | {start} | " + " | ".join(cells) + f" | {seconds:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
