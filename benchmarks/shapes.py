@@ -151,7 +151,10 @@ def main() -> None:
         cells, began, done = [], time.monotonic(), 0
         with tempfile.TemporaryDirectory() as folder:
             for steps in args.steps:
-                done = trainer.train(10**6, Path(folder) / "shapes.pt", max_steps=done + steps)
+                target = done + steps
+                done = trainer.train(10**6, Path(folder) / "shapes.pt", max_steps=target)
+                if done < target:  # SIGTERM or SIGINT: the Trainer checkpointed and ended its run early
+                    raise SystemExit(f"stopped after {done:,} steps of {run}")
                 cells.append(f"{100 * named_share(trainer, pipe, place):.1f} %")
         seconds = time.monotonic() - began
         print(f"| {place} | {start} | " + " | ".join(cells) + f" | {seconds:.0f} |", flush=True)
