@@ -1,6 +1,7 @@
 """How fast the transformer learns the subjects' shapes from the text, where a subject stands still.
 
-    python -m benchmarks.shapes [--runs one:fresh world:fresh world:shipped] [--steps 1000 1000] [--threads 2]
+    python -m benchmarks.shapes [--runs one:fresh world:fresh world:shipped] [--steps 1000 1000] [--rate 5e-4]
+        [--threads 2]
 
 Trained on clips, the default model draws a subject's setting, motion and colours but rarely a shape the
 judge can name (docs/model.md). This takes video out of the question: a still is one frame, one latent frame
@@ -29,7 +30,15 @@ import numpy as np
 import torch
 
 from generation.training.architecture import HEIGHT, TOKEN_CELLS, WIDTH
-from generation.training.transformer import Latents, Trainer, normalised, pack, prompt_embeddings, velocity
+from generation.training.transformer import (
+    LEARNING_RATE,
+    Latents,
+    Trainer,
+    normalised,
+    pack,
+    prompt_embeddings,
+    velocity,
+)
 from generation.world.clips import Scene
 from generation.world.vocabulary import SUBJECTS
 
@@ -129,12 +138,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", nargs="+", default=["one:fresh", "world:fresh", "world:shipped"])
     parser.add_argument("--steps", nargs="+", type=int, default=[1000, 1000], help="steps of each run")
+    parser.add_argument("--rate", type=float, default=LEARNING_RATE, help="each run's peak learning rate")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     pipe = get_preset("world").build()
     vae = pipe.vae.float()
-    print(f"subject named right in {JUDGED} stills drawn from noise (chance {100 / len(SUBJECTS):.1f} %)\n")
+    chance = 100 / len(SUBJECTS)
+    print(f"subject named right in {JUDGED} stills drawn from noise (chance {chance:.1f} %)", end="")
+    print(f", each run's peak learning rate {args.rate:g}\n")
     totals = np.cumsum(args.steps)
     print("| place | start | " + " | ".join(f"after {total:,} steps" for total in totals) + " | s |")
     print("| --- | --- | " + " | ".join("---" for _ in totals) + " | --- |")
@@ -147,6 +159,7 @@ def main() -> None:
             transformer=shipped("transformer") if start == "shipped" else None,
             text_encoder=shipped("text_encoder") if start == "shipped" else None,
             batch=STILL_BATCH,
+            peak_rate=args.rate,
         )
         cells, began, done = [], time.monotonic(), 0
         with tempfile.TemporaryDirectory() as folder:

@@ -163,13 +163,15 @@ class Trainer:
         text_encoder: Any = None,
         batch: int | None = None,
         autocast: bool | None = None,
+        peak_rate: float = LEARNING_RATE,
     ) -> None:
         """`transformer`, `text_encoder`: parts to go on training (the shipped ones); new ones where None.
         They train on training_device(); the latents stay in memory, a batch at a time goes there.
         `latents` may also be stills, clips of one latent frame (benchmarks/shapes.py learns on those).
         `batch`: clips a step (BATCH, or GPU_BATCH on a GPU, where None). `autocast`: their forward passes
         in bfloat16 autocast; by default on a GPU (1.4x the clips a second at a batch of 128 on an H200,
-        benchmarks/transformer_step.py), not on a CPU, where overheads rather than arithmetic bound them."""
+        benchmarks/transformer_step.py), not on a CPU, where overheads rather than arithmetic bound them.
+        `peak_rate`: each run's learning rate after its warm-up (benchmarks/shapes.py tries others)."""
         torch.set_num_threads(threads)
         torch.manual_seed(SEED)
         self.device = training_device()
@@ -180,7 +182,7 @@ class Trainer:
                 f"{len(latents.x0)} clips cannot fill a batch of {self.batch}: draw more (--clips) or ask "
                 "for a smaller batch (--batch)"
             )
-        self.data = latents
+        self.data, self.peak_rate = latents, peak_rate
         self.tokenizer = build_tokenizer()
         if transformer is None:
             transformer = build_transformer()
@@ -191,7 +193,7 @@ class Trainer:
         self.parameters = [*self.transformer.parameters(), *self.text_encoder.parameters()]
         self.opt = torch.optim.AdamW(
             self.parameters,
-            lr=LEARNING_RATE,
+            lr=peak_rate,
             betas=(0.9, 0.99),
             weight_decay=0.01,
             fused=self.device.type == "cuda",  # one kernel: a third of a small step's GPU time went to AdamW
@@ -244,7 +246,7 @@ class Trainer:
         while time.monotonic() < deadline and not stop.is_set() and step < max_steps:
             progress = run_progress(started, minutes, step - first, max_steps - first)
             for group in self.opt.param_groups:
-                group["lr"] = learning_rate(LEARNING_RATE, step - first, progress)
+                group["lr"] = learning_rate(self.peak_rate, step - first, progress)
             loss = self.loss(rng)
             self.opt.zero_grad(set_to_none=True)
             loss.backward()
