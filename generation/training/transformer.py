@@ -198,6 +198,10 @@ class Trainer:
             weight_decay=0.01,
             fused=self.device.type == "cuda",  # one kernel: a third of a small step's GPU time went to AdamW
         )
+        f, h, w = latents.x0.shape[2:]
+        self.coords = video_coords(self.batch, f, h, w).to(self.device)
+        # A clip may continue from its lead frames; a still (one latent frame) has none.
+        self.lead_tokens = LEAD_LATENTS * (h // TOKEN_CELLS) * (w // TOKEN_CELLS) if f > LEAD_LATENTS else 0
 
     def modules(self) -> torch.nn.ModuleDict:
         return torch.nn.ModuleDict({"transformer": self.transformer, "text_encoder": self.text_encoder})
@@ -219,19 +223,17 @@ class Trainer:
         xt, target = pack((1 - s) * x0 + s * noise), pack(noise - x0)
         timestep = (sigma * 1000).view(-1, 1).expand(-1, xt.shape[1]).clone()
         weight = loss_weights(self.data.masks[index].to(self.device))
-        f, h, w = x0.shape[2:]
-        if f > LEAD_LATENTS:  # a clip, which may continue from its lead frames (a still has none)
+        if self.lead_tokens:
             chosen = torch.from_numpy(rng.random(self.batch) < CONDITIONED_SHARE)
             conditioned = (self.data.continuation[index] | chosen).to(self.device)
-            lead = slice(0, LEAD_LATENTS * (h // TOKEN_CELLS) * (w // TOKEN_CELLS))
+            lead = slice(0, self.lead_tokens)
             noise_scale = CONDITION_NOISE * s.view(-1, 1, 1) ** 2
             clean = pack(x0)[:, lead] + noise_scale * torch.randn_like(xt[:, lead])
             xt[conditioned, lead] = clean[conditioned]
             timestep[conditioned, lead] = 0.0
             weight[conditioned, lead] = 0.0
-        coords = video_coords(self.batch, f, h, w).to(self.device)
         with mixed_precision(self.device, self.autocast):
-            pred = velocity(self.transformer, xt, prompt, timestep, coords).float()
+            pred = velocity(self.transformer, xt, prompt, timestep, self.coords).float()
         return (weight * (pred - target) ** 2).sum() / (weight.sum() * xt.shape[-1])
 
     def train(self, minutes: float, checkpoint: Path, max_steps: int = 10**9, first_step: int = 0) -> int:
