@@ -1,5 +1,5 @@
 """python -m generation.training {vae,clips,transformer,decoder,evaluate,all} [--minutes N] [--threads N]
-    [--steps N] [--clips N] [--workers N] [--batch N] [--layers N] [--prompts N]
+    [--steps N] [--clips N] [--workers N] [--batch N] [--rate R] [--layers N] [--prompts N]
     [--rows ground vae backdrop random generated denoised swapped] [--guidance G] [--denoise N] [--noise S]
 
 The stages run in this order for `all` (what `make model` does); `decoder` may also run beside
@@ -151,7 +151,9 @@ def draw_and_encode(clips: int, workers: int = 1, minutes: float = math.inf) -> 
     return vae, encode_clips(vae, VAR / "clips", encoded)
 
 
-def train_transformer(minutes: float, threads: int, steps: int, batch: int, layers: int) -> None:
+def train_transformer(
+    minutes: float, threads: int, steps: int, batch: int | None, layers: int, rate: float | None
+) -> None:
     from generation.training.folder import record_steps, recorded_steps
     from generation.training.transformer import Trainer, subject_share
 
@@ -163,7 +165,7 @@ def train_transformer(minutes: float, threads: int, steps: int, batch: int, laye
     fresh = not (VAR / "transformer.pt").exists()
     transformer = shipped("transformer", layers=layers) if fresh else None
     text_encoder = shipped("text_encoder") if fresh else None
-    trainer = Trainer(latents, threads, transformer, text_encoder, batch)
+    trainer = Trainer(latents, threads, transformer, text_encoder, batch, peak_rate=rate)
     first_step = recorded_steps("transformer") if transformer is not None else 0
     done = trainer.train(minutes, VAR / "transformer.pt", steps, first_step)
     export_pipeline(trainer, vae)
@@ -183,6 +185,9 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=1, help="clips: processes that draw them")
     parser.add_argument("--batch", type=int, help="transformer: clips a step (8 on a CPU, 128 on a GPU)")
+    parser.add_argument(
+        "--rate", type=float, help="transformer: the run's peak learning rate (the stage's 5e-4 by default)"
+    )
     parser.add_argument(
         "--layers",
         type=int,
@@ -232,7 +237,7 @@ def main() -> None:
     if args.stage == "clips":
         draw_and_encode(args.clips, args.workers, args.minutes)
     if args.stage in ("transformer", "all"):
-        train_transformer(args.minutes, args.threads, args.steps, args.batch, args.layers)
+        train_transformer(args.minutes, args.threads, args.steps, args.batch, args.layers, args.rate)
     if args.stage in ("decoder", "all"):
         # The latents are fixed now (the transformer learned on them): only the decoder goes on learning.
         from generation.training.folder import record_steps, recorded_steps, save_part

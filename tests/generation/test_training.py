@@ -295,11 +295,14 @@ def test_each_run_warms_up_then_ends_annealed():
     assert schedule.learning_rate(peak, 9000, 3.0) == pytest.approx(schedule.ANNEALED * peak)  # held
 
 
-def test_a_transformer_run_follows_the_schedule_from_where_the_last_one_stopped(monkeypatch, tmp_path: Path):
+@pytest.mark.parametrize("peak_rate", [None, 2e-3])  # the stage's rate, or one given with --rate
+def test_a_transformer_run_follows_the_schedule_from_where_the_last_one_stopped(
+    monkeypatch, tmp_path: Path, peak_rate: float | None
+):
     monkeypatch.setattr(stage2, "BATCH", 4)
-    trainer = Trainer(small_latents(), threads=1)
+    trainer = Trainer(small_latents(), threads=1, peak_rate=peak_rate)
     assert trainer.train(60, tmp_path / "transformer.pt", max_steps=42, first_step=40) == 42
     # Its second and last step: two steps into its warm-up, halfway through its two steps' budget.
-    last_rate = schedule.learning_rate(stage2.LEARNING_RATE, 1, 0.5)
+    last_rate = schedule.learning_rate(peak_rate or stage2.LEARNING_RATE, 1, 0.5)
     assert trainer.opt.param_groups[0]["lr"] == pytest.approx(last_rate, rel=1e-3)
     assert load_checkpoint(tmp_path / "transformer.pt", trainer.modules())["step"] == 42
