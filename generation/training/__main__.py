@@ -186,7 +186,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="clips: processes that draw them")
     parser.add_argument("--batch", type=int, help="transformer: clips a step (8 on a CPU, 128 on a GPU)")
     parser.add_argument(
-        "--rate", type=float, help="transformer: the run's peak learning rate (the stage's 5e-4 by default)"
+        "--rate", type=float, help="transformer: the run's peak learning rate (the stage's own by default)"
     )
     parser.add_argument(
         "--layers",
