@@ -155,7 +155,7 @@ def train_transformer(
     minutes: float, threads: int, steps: int, batch: int | None, layers: int, rate: float | None
 ) -> None:
     from generation.training.folder import record_steps, recorded_steps
-    from generation.training.transformer import Trainer, subject_share
+    from generation.training.transformer import LEARNING_RATE, Trainer, subject_share
 
     torch.set_num_threads(threads)
     vae, latents = draw_and_encode(CLIPS)
@@ -165,7 +165,8 @@ def train_transformer(
     fresh = not (VAR / "transformer.pt").exists()
     transformer = shipped("transformer", layers=layers) if fresh else None
     text_encoder = shipped("text_encoder") if fresh else None
-    trainer = Trainer(latents, threads, transformer, text_encoder, batch, peak_rate=rate)
+    peak_rate = LEARNING_RATE if rate is None else rate
+    trainer = Trainer(latents, threads, transformer, text_encoder, batch, peak_rate=peak_rate)
     first_step = recorded_steps("transformer") if transformer is not None else 0
     done = trainer.train(minutes, VAR / "transformer.pt", steps, first_step)
     export_pipeline(trainer, vae)
@@ -217,6 +218,8 @@ def main() -> None:
         "--noise", type=float, default=0.5, help="the denoised row's noise level, 0 (clean) to 1 (pure noise)"
     )
     args = parser.parse_args()
+    if args.rate is not None and args.rate <= 0:
+        parser.error(f"--rate must be above 0, not {args.rate:g}")
     torch.set_num_threads(args.threads)
     if args.stage in ("vae", "all"):
         from generation.training.folder import record_steps, recorded_steps

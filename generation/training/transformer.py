@@ -163,7 +163,7 @@ class Trainer:
         text_encoder: Any = None,
         batch: int | None = None,
         autocast: bool | None = None,
-        peak_rate: float | None = None,
+        peak_rate: float = LEARNING_RATE,
     ) -> None:
         """`transformer`, `text_encoder`: parts to go on training (the shipped ones); new ones where None.
         They train on training_device(); the latents stay in memory, a batch at a time goes there.
@@ -171,8 +171,7 @@ class Trainer:
         `batch`: clips a step (BATCH, or GPU_BATCH on a GPU, where None). `autocast`: their forward passes
         in bfloat16 autocast; by default on a GPU (1.4x the clips a second at a batch of 128 on an H200,
         benchmarks/transformer_step.py), not on a CPU, where overheads rather than arithmetic bound them.
-        `peak_rate`: each run's learning rate after its warm-up, LEARNING_RATE where None (docs/model.md
-        measures others)."""
+        `peak_rate`: each run's learning rate after its warm-up (docs/model.md measures others)."""
         torch.set_num_threads(threads)
         torch.manual_seed(SEED)
         self.device = training_device()
@@ -183,7 +182,7 @@ class Trainer:
                 f"{len(latents.x0)} clips cannot fill a batch of {self.batch}: draw more (--clips) or ask "
                 "for a smaller batch (--batch)"
             )
-        self.data, self.peak_rate = latents, peak_rate or LEARNING_RATE
+        self.data, self.peak_rate = latents, peak_rate
         self.tokenizer = build_tokenizer()
         if transformer is None:
             transformer = build_transformer()

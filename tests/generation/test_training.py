@@ -1,5 +1,7 @@
 """`make model`'s stages on small batches: a few steps lower the loss, and a stopped run resumes."""
 
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -300,9 +302,21 @@ def test_a_transformer_run_follows_the_schedule_from_where_the_last_one_stopped(
     monkeypatch, tmp_path: Path, peak_rate: float | None
 ):
     monkeypatch.setattr(stage2, "BATCH", 4)
-    trainer = Trainer(small_latents(), threads=1, peak_rate=peak_rate)
+    given = {} if peak_rate is None else {"peak_rate": peak_rate}
+    trainer = Trainer(small_latents(), threads=1, **given)
     assert trainer.train(60, tmp_path / "transformer.pt", max_steps=42, first_step=40) == 42
     # Its second and last step: two steps into its warm-up, halfway through its two steps' budget.
     last_rate = schedule.learning_rate(peak_rate or stage2.LEARNING_RATE, 1, 0.5)
     assert trainer.opt.param_groups[0]["lr"] == pytest.approx(last_rate, rel=1e-3)
     assert load_checkpoint(tmp_path / "transformer.pt", trainer.modules())["step"] == 42
+
+
+def test_a_rate_at_or_below_zero_is_refused_before_anything_trains():
+    run = subprocess.run(
+        [sys.executable, "-m", "generation.training", "transformer", "--rate", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 2
+    assert "--rate must be above 0, not 0" in run.stderr
