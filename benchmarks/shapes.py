@@ -1,7 +1,7 @@
 """How fast the transformer learns the subjects' shapes from the text, where a subject stands still.
 
     python -m benchmarks.shapes [--runs one:fresh world:fresh world:shipped] [--steps 1000 1000] [--rate 5e-4]
-        [--threads 2]
+        [--heads 4] [--threads 2]
 
 Trained on clips, the default model draws a subject's setting, motion and colours but rarely a shape the
 judge can name (docs/model.md). This takes video out of the question: a still is one frame, one latent frame
@@ -11,7 +11,8 @@ start:
 - place `one`: each subject alone in the middle of one sky, the same frame every time (24 stills);
 - place `world`: stills as the world draws them (dataset.draw_still: any training scene at a random moment,
   so any place, size, angle and setting), STILLS of them;
-- start `fresh` (a new transformer and text encoder) or `shipped` (the default model's).
+- start `fresh` (a new transformer and text encoder, `--heads` attention heads wide) or `shipped` (the
+  default model's).
 After each run of `--steps` (each warms up and ends annealed, as the stage's runs do) the run's model draws
 JUDGED stills from pure noise in the preset's 8 steps and the judge names their subject: a run that has
 learned the shapes names it far above chance (1 in 24).
@@ -29,7 +30,7 @@ from typing import Any, cast
 import numpy as np
 import torch
 
-from generation.training.architecture import HEIGHT, TOKEN_CELLS, WIDTH
+from generation.training.architecture import HEIGHT, TOKEN_CELLS, TRANSFORMER_CONFIG, WIDTH
 from generation.training.transformer import (
     LEARNING_RATE,
     Latents,
@@ -139,14 +140,25 @@ def main() -> None:
     parser.add_argument("--runs", nargs="+", default=["one:fresh", "world:fresh", "world:shipped"])
     parser.add_argument("--steps", nargs="+", type=int, default=[1000, 1000], help="steps of each run")
     parser.add_argument("--rate", type=float, default=LEARNING_RATE, help="each run's peak learning rate")
+    parser.add_argument(
+        "--heads",
+        type=int,
+        default=TRANSFORMER_CONFIG["num_attention_heads"],
+        help="a fresh transformer's width, in attention heads (the shipped model's by default)",
+    )
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
+    if args.heads <= 0:
+        parser.error(f"--heads must be above 0, not {args.heads}")
+    widened = args.heads != TRANSFORMER_CONFIG["num_attention_heads"]
+    if widened and any(run.endswith(":shipped") for run in args.runs):
+        parser.error("--heads widens a fresh transformer; the shipped one keeps its width")
     torch.set_num_threads(args.threads)
     pipe = get_preset("world").build()
     vae = pipe.vae.float()
     chance = 100 / len(SUBJECTS)
     print(f"subject named right in {JUDGED} stills drawn from noise (chance {chance:.1f} %)", end="")
-    print(f", each run's peak learning rate {args.rate:g}\n")
+    print(f", each run's peak learning rate {args.rate:g}, a fresh transformer {args.heads} heads wide\n")
     totals = np.cumsum(args.steps)
     print("| place | start | " + " | ".join(f"after {total:,} steps" for total in totals) + " | s |")
     print("| --- | --- | " + " | ".join("---" for _ in totals) + " | --- |")
@@ -160,6 +172,7 @@ def main() -> None:
             text_encoder=shipped("text_encoder") if start == "shipped" else None,
             batch=STILL_BATCH,
             peak_rate=args.rate,
+            heads=args.heads,
         )
         cells, began, done = [], time.monotonic(), 0
         with tempfile.TemporaryDirectory() as folder:

@@ -59,7 +59,7 @@ TRANSFORMER_CONFIG: dict[str, Any] = {
     "patch_size_t": 1,
     "num_attention_heads": 4,
     "attention_head_dim": 32,
-    "cross_attention_dim": 128,
+    "cross_attention_dim": 4 * 32,  # the text's projection is as wide as the blocks: heads x head width
     "num_layers": 6,
     "caption_channels": TEXT_DIM,
 }
@@ -81,7 +81,12 @@ def build_vae() -> Any:
     return AutoencoderKLLTXVideo(**VAE_CONFIG)
 
 
-def build_transformer() -> Any:
+def build_transformer(heads: int = TRANSFORMER_CONFIG["num_attention_heads"]) -> Any:
+    """A new transformer; more `heads` (each attention_head_dim wide) widen every block and the text's
+    projection with them (`python -m benchmarks.shapes --heads` measures what width buys)."""
     from diffusers import LTXVideoTransformer3DModel
 
-    return LTXVideoTransformer3DModel(**TRANSFORMER_CONFIG)
+    width = heads * TRANSFORMER_CONFIG["attention_head_dim"]
+    return LTXVideoTransformer3DModel(
+        **{**TRANSFORMER_CONFIG, "num_attention_heads": heads, "cross_attention_dim": width}
+    )

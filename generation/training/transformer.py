@@ -28,6 +28,7 @@ from generation.training.architecture import (
     SPATIAL,
     TEMPORAL,
     TOKEN_CELLS,
+    TRANSFORMER_CONFIG,
     build_transformer,
 )
 from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
@@ -164,6 +165,7 @@ class Trainer:
         batch: int | None = None,
         autocast: bool | None = None,
         peak_rate: float = LEARNING_RATE,
+        heads: int = TRANSFORMER_CONFIG["num_attention_heads"],
     ) -> None:
         """`transformer`, `text_encoder`: parts to go on training (the shipped ones); new ones where None.
         They train on training_device(); the latents stay in memory, a batch at a time goes there.
@@ -171,7 +173,8 @@ class Trainer:
         `batch`: clips a step (BATCH, or GPU_BATCH on a GPU, where None). `autocast`: their forward passes
         in bfloat16 autocast; by default on a GPU (1.4x the clips a second at a batch of 128 on an H200,
         benchmarks/transformer_step.py), not on a CPU, where overheads rather than arithmetic bound them.
-        `peak_rate`: each run's learning rate after its warm-up (docs/model.md measures others)."""
+        `peak_rate`: each run's learning rate after its warm-up (docs/model.md measures others). `heads`: a
+        new transformer's width, in attention heads."""
         torch.set_num_threads(threads)
         torch.manual_seed(SEED)
         self.device = training_device()
@@ -185,7 +188,7 @@ class Trainer:
         self.data, self.peak_rate = latents, peak_rate
         self.tokenizer = build_tokenizer()
         if transformer is None:
-            transformer = build_transformer()
+            transformer = build_transformer(heads)
         if text_encoder is None:
             text_encoder = build_text_encoder(len(self.tokenizer))
         self.transformer = transformer.to(self.device).train()

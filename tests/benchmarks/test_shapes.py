@@ -1,5 +1,9 @@
 """The shapes benchmark's stills and the prompts it judges: every subject, each named by its own prompt."""
 
+import subprocess
+import sys
+
+import pytest
 import torch
 
 from benchmarks.shapes import JUDGED, judged_prompts, stills
@@ -24,3 +28,18 @@ def test_the_judged_prompts_name_the_subject_they_are_judged_on():
         assert len(prompts) == JUDGED
         assert all(scene_for(text, 0).subjects[0] == subject for text, subject in prompts)
     assert {subject for _, subject in judged_prompts("one")} == {entry.name for entry in SUBJECTS}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        (["--heads", "0"], "--heads must be above 0, not 0"),
+        (["--heads", "8", "--runs", "world:shipped"], "the shipped one keeps its width"),
+    ],
+)
+def test_a_width_no_run_can_take_is_refused_before_anything_trains(arguments: list[str], error: str):
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.shapes", *arguments], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 2
+    assert error in run.stderr

@@ -18,6 +18,7 @@ from generation.training.architecture import (
     LATENT_GRID,
     SPATIAL,
     TEMPORAL,
+    TRANSFORMER_CONFIG,
     WIDTH,
     build_vae,
 )
@@ -130,10 +131,14 @@ def test_a_still_is_one_frame_of_a_training_scene_with_its_mask_and_captions():
     assert not np.array_equal(draw_still(1, seed=2)[0], frames)
 
 
-def test_a_trainer_learns_on_stills_as_on_clips():
+@pytest.mark.parametrize("heads", [4, 8])  # the shipped width, and twice it (benchmarks.shapes --heads 8)
+def test_a_trainer_learns_on_stills_as_on_clips_at_the_width_asked_for(heads: int):
     clips = small_latents(4)
     stills = Latents(clips.x0[:, :, :1], clips.masks[:, :1], clips.captions, torch.zeros(4, dtype=torch.bool))
-    trainer = Trainer(stills, threads=1, batch=4)  # one latent frame, so no lead frames to continue from
+    trainer = Trainer(stills, threads=1, batch=4, heads=heads)  # one latent frame: no lead frames
+    width = heads * TRANSFORMER_CONFIG["attention_head_dim"]
+    assert trainer.transformer.proj_in.out_features == width
+    assert trainer.transformer.caption_projection.linear_2.out_features == width  # the text read as wide
     losses = []
     for _ in range(30):
         loss = trainer.loss(np.random.default_rng(0))
