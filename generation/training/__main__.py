@@ -1,6 +1,7 @@
 """python -m generation.training {vae,clips,transformer,decoder,evaluate,all} [--minutes N] [--threads N]
     [--steps N] [--clips N] [--workers N] [--batch N] [--rate R] [--layers N] [--prompts N]
-    [--rows ground vae backdrop random generated denoised swapped] [--guidance G] [--denoise N] [--noise S]
+    [--rows ground vae backdrop random generated blurred denoised swapped] [--guidance G] [--denoise N]
+    [--noise S] [--blur PX]
 
 The stages run in this order for `all` (what `make model` does); `decoder` may also run beside
 `transformer`, since it never changes the latents the transformer learns on. `clips` draws and encodes the
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 VAR = Path(os.environ.get("VAR_DIR", "var")) / "training"
 CLIPS = 1500
 ROWS = ("ground", "vae", "backdrop", "random", "generated")
-DIAGNOSTICS = ("denoised", "swapped")  # rows judged only when asked for by name
+DIAGNOSTICS = ("blurred", "denoised", "swapped")  # rows judged only when asked for by name
 
 
 def export_vae(vae: Any) -> None:
@@ -217,7 +218,15 @@ def main() -> None:
     parser.add_argument(
         "--noise", type=float, default=0.5, help="the denoised row's noise level, 0 (clean) to 1 (pure noise)"
     )
+    parser.add_argument(
+        "--blur",
+        type=float,
+        default=4.0,
+        help="the blurred row's Gaussian in pixels (4: about an eighth of a lone subject's 35)",
+    )
     args = parser.parse_args()
+    if args.blur < 0:
+        parser.error(f"--blur must be 0 or more pixels, not {args.blur:g}")
     if args.rate is not None and args.rate <= 0:
         parser.error(f"--rate must be above 0, not {args.rate:g}")
     torch.set_num_threads(args.threads)
@@ -261,6 +270,7 @@ def main() -> None:
     if args.stage in ("evaluate", "all"):
         from generation.training.evaluate import (
             backdrop_only,
+            blurred,
             continuity,
             denoised,
             evaluate,
@@ -273,6 +283,7 @@ def main() -> None:
             "ground": ("ground truth", lambda: ground_truth),
             "vae": ("VAE reconstructions", lambda: reconstruction(shipped_vae())),
             "backdrop": ("backdrop only", lambda: backdrop_only),
+            "blurred": (f"blurred subjects (ground truth, {args.blur:g} px)", lambda: blurred(args.blur)),
             "random": ("random stand-in (tiny)", lambda: rendered("tiny")),
             "generated": (
                 "generated (world, default caches"

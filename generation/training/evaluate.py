@@ -7,6 +7,8 @@ Prompts ask for (subject, setting, motion) triples that no training caption name
 - ground truth: the world's own drawing of each prompt (the judge's ceiling on a perfect picture);
 - VAE reconstructions: ground truth through the shipped VAE (the model's ceiling);
 - backdrop only: the setting with no subject (subject and motion must fall to chance);
+- blurred: ground truth with its subjects blurred by a Gaussian of a few pixels, their colours and rough
+  outline without their shape's detail (where a model that drew only those would land);
 - random stand-in: the `tiny` preset's output for the same prompts (everything near chance);
 - generated: the shipped model through the real renderer with its default caches;
 - denoised: ground truth's latents noised to a level and denoised by the shipped transformer in one step,
@@ -81,16 +83,31 @@ class Row:
 
 
 def ground_truth(case: Case) -> np.ndarray:
-    frames, _ = draw(
-        case.scene, AIRED, FPS, HEIGHT, WIDTH, start=LEAD_FRAMES, duration_frames=AIRED + LEAD_FRAMES
-    )
-    return to_uint8(frames)
+    return to_uint8(drawn(case.scene)[0])
 
 
 def backdrop_only(case: Case) -> np.ndarray:
-    scene = dataclasses.replace(case.scene, subjects=())
-    frames, _ = draw(scene, AIRED, FPS, HEIGHT, WIDTH, start=LEAD_FRAMES, duration_frames=AIRED + LEAD_FRAMES)
-    return to_uint8(frames)
+    return to_uint8(drawn(dataclasses.replace(case.scene, subjects=()))[0])
+
+
+def blurred(pixels: float) -> Callable[[Case], np.ndarray]:
+    """Ground truth with its subjects, not its backdrop, blurred by a Gaussian of `pixels`."""
+    from scipy.ndimage import gaussian_filter
+
+    def run(case: Case) -> np.ndarray:
+        frames, alpha = drawn(case.scene)
+        backdrop = drawn(dataclasses.replace(case.scene, subjects=()))[0]
+        subjects = frames - backdrop * (1 - alpha[..., None])  # the sprites' colours times their alpha
+        soft_alpha = gaussian_filter(alpha, (0, pixels, pixels))
+        soft = gaussian_filter(subjects, (0, pixels, pixels, 0))
+        return to_uint8(backdrop * (1 - soft_alpha[..., None]) + soft)
+
+    return run
+
+
+def drawn(scene: Scene) -> tuple[np.ndarray, np.ndarray]:
+    """The aired frames of `scene` as float32 in [0, 1], and its subjects' mask."""
+    return draw(scene, AIRED, FPS, HEIGHT, WIDTH, start=LEAD_FRAMES, duration_frames=AIRED + LEAD_FRAMES)
 
 
 @torch.no_grad()

@@ -316,12 +316,19 @@ def test_a_transformer_run_follows_the_schedule_from_where_the_last_one_stopped(
     assert load_checkpoint(tmp_path / "transformer.pt", trainer.modules())["step"] == 42
 
 
-def test_a_rate_at_or_below_zero_is_refused_before_anything_trains():
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        (["transformer", "--rate", "0"], "--rate must be above 0, not 0"),
+        (["evaluate", "--rows", "blurred", "--blur", "-1"], "--blur must be 0 or more pixels, not -1"),
+    ],
+)
+def test_an_option_out_of_range_is_refused_before_anything_runs(arguments: list[str], error: str):
     run = subprocess.run(
-        [sys.executable, "-m", "generation.training", "transformer", "--rate", "0"],
+        [sys.executable, "-m", "generation.training", *arguments],
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert run.returncode == 2
-    assert "--rate must be above 0, not 0" in run.stderr
+    assert error in run.stderr

@@ -102,3 +102,23 @@ def test_frames_are_drawn_the_same_from_the_same_seed():
     again, _ = draw(scene, 5, FPS, HEIGHT, WIDTH)
     other, _ = draw(Scene(("fox", "bee"), "forest", "right", 12), 5, FPS, HEIGHT, WIDTH)
     assert np.array_equal(first, again) and not np.array_equal(first, other)
+
+
+def test_a_blurred_subject_keeps_its_backdrop_and_colours_and_loses_the_detail_the_judge_matches():
+    from scipy.ndimage import maximum_filter
+
+    from generation.training.evaluate import Case, blurred, drawn, ground_truth
+    from generation.world.judge import subject_scores
+
+    case = Case("a cat bouncing in the snow", Scene(("cat",), "snow", "bounce", 4))
+    truth, soft = ground_truth(case), blurred(4.0)(case)
+    alpha = drawn(case.scene)[1]
+    far = maximum_filter(alpha, size=(1, 33, 33)) == 0  # no subject within 16 pixels
+    change = np.abs(soft.astype(int) - truth.astype(int)).max(axis=-1)
+    assert change[far].max() <= 1  # the backdrop as drawn
+    assert change[alpha > 0.5].mean() > 10  # the subject is not
+    subject = (alpha[..., None] * soft).sum((0, 1, 2)) / alpha.sum()
+    drawn_subject = (alpha[..., None] * truth).sum((0, 1, 2)) / alpha.sum()
+    assert np.abs(subject - drawn_subject).max() < 40  # its colours, roughly
+    assert subject_scores(soft)["cat"] < subject_scores(truth)["cat"]
+    assert np.abs(blurred(0.0)(case).astype(int) - truth.astype(int)).max() <= 1  # no blur: ground truth
