@@ -1,7 +1,7 @@
 """How fast the transformer learns the subjects' shapes from the text, where a subject stands still.
 
-    python -m benchmarks.shapes [--runs one:fresh world:fresh world:shipped] [--steps 1000 1000] [--rate 5e-4]
-        [--heads 4] [--threads 2]
+    python -m benchmarks.shapes [--runs one:fresh anywhere:fresh world:fresh world:shipped]
+        [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--threads 2]
 
 Trained on clips, the default model draws a subject's setting, motion and colours but rarely a shape the
 judge can name (docs/model.md). This takes video out of the question: a still is one frame, one latent frame
@@ -9,6 +9,8 @@ of 60 tokens where a clip has 720, and a Trainer (the transformer stage's own lo
 weighting and dropped captions) learns on a batch of STILL_BATCH of them a step. Each run is a place and a
 start:
 - place `one`: each subject alone in the middle of one sky, the same frame every time (24 stills);
+- place `anywhere`: each subject alone on the sky at a moment of crossing it (left, right, up or down), so
+  at any place but one size, one angle and one setting, STILLS of them;
 - place `world`: stills as the world draws them (dataset.draw_still: any training scene at a random moment,
   so any place, size, angle and setting), STILLS of them;
 - start `fresh` (a new transformer and text encoder, `--heads` attention heads wide) or `shipped` (the
@@ -30,7 +32,7 @@ from typing import Any, cast
 import numpy as np
 import torch
 
-from generation.training.architecture import HEIGHT, TOKEN_CELLS, TRANSFORMER_CONFIG, WIDTH
+from generation.training.architecture import CLIP_FRAMES, HEIGHT, TOKEN_CELLS, TRANSFORMER_CONFIG, WIDTH
 from generation.training.transformer import (
     LEARNING_RATE,
     Latents,
@@ -46,10 +48,19 @@ from generation.world.vocabulary import SUBJECTS
 STILL_BATCH = 24  # 1,440 tokens a step, a quarter of a CPU step on 8 clips
 STILLS = 720  # the world's stills: 30 a subject on average
 JUDGED = 48  # stills drawn and judged after each run
+CROSSINGS = ("left", "right", "up", "down")  # the ways an `anywhere` still's subject crosses the sky
 
 
 def one_place(name: str) -> Scene:
     return Scene((name,), "sky", "float", 0)
+
+
+def crossing(index: int) -> tuple[Scene, int]:
+    """The index-th `anywhere` still: (a subject crossing the sky, the frame of its clip to draw)."""
+    rng = np.random.default_rng([7, index])
+    motion = CROSSINGS[int(rng.integers(len(CROSSINGS)))]
+    scene = Scene((SUBJECTS[index % len(SUBJECTS)].name,), "sky", motion, index)
+    return scene, int(rng.integers(CLIP_FRAMES))
 
 
 def captions_of(scene: Scene, rng: np.random.Generator, count: int) -> list[str]:
@@ -79,9 +90,9 @@ def stills(place: str, vae: Any) -> Latents:
     x0, masks, captions = [], [], []
     rng = np.random.default_rng(0)
     for index in range(len(SUBJECTS) if place == "one" else STILLS):
-        if place == "one":
-            scene = one_place(SUBJECTS[index].name)
-            frames, mask = frames_of(scene, 1)
+        if place in ("one", "anywhere"):
+            scene, start = (one_place(SUBJECTS[index].name), 0) if place == "one" else crossing(index)
+            frames, mask = frames_of(scene, 1, start)
             frames, mask = to_uint8((frames + 1) / 2), latent_mask(mask)
             texts = captions_of(scene, rng, 4)
         else:
@@ -100,6 +111,9 @@ def judged_prompts(place: str) -> list[tuple[str, str]]:
     if place == "world":
         return [(case.prompt, case.scene.subjects[0]) for case in cases(JUDGED)]
     rng = np.random.default_rng(1)
+    if place == "anywhere":  # crossings past the STILLS trained on
+        scenes = [crossing(STILLS + k)[0] for k in range(JUDGED)]
+        return [(captions_of(scene, rng, 1)[0], scene.subjects[0]) for scene in scenes]
     names = [SUBJECTS[i % len(SUBJECTS)].name for i in range(JUDGED)]
     return [(captions_of(one_place(name), rng, 1)[0], name) for name in names]
 

@@ -3,10 +3,11 @@
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 import torch
 
-from benchmarks.shapes import JUDGED, judged_prompts, stills
+from benchmarks.shapes import CROSSINGS, JUDGED, crossing, judged_prompts, stills
 from generation.training.architecture import HEIGHT, LATENT_CHANNELS, SPATIAL, WIDTH, build_vae
 from generation.world.captions import scene_for
 from generation.world.vocabulary import SUBJECTS
@@ -22,8 +23,23 @@ def test_one_place_holds_each_subject_once_on_the_same_sky_with_captions_that_na
         assert {scene_for(text, 0).setting for text in captions} == {"sky"}
 
 
+def test_anywhere_stills_cross_the_sky_with_every_subject_at_many_places():
+    from generation.training.samples import frames_of
+
+    scenes = [crossing(index) for index in range(48)]
+    assert {scene.subjects[0] for scene, _ in scenes} == {entry.name for entry in SUBJECTS}
+    assert {scene.setting for scene, _ in scenes} == {"sky"}
+    assert {scene.motion for scene, _ in scenes} == set(CROSSINGS)
+    places = set()
+    for scene, start in scenes[:16]:
+        mask = frames_of(scene, 1, start)[1][0]
+        ys, xs = np.nonzero(mask > 0.5)
+        places.add((round(xs.mean() / 16), round(ys.mean() / 16)))  # the token the subject centres on
+    assert len(places) >= 8
+
+
 def test_the_judged_prompts_name_the_subject_they_are_judged_on():
-    for place in ("one", "world"):
+    for place in ("one", "anywhere", "world"):
         prompts = judged_prompts(place)
         assert len(prompts) == JUDGED
         assert all(scene_for(text, 0).subjects[0] == subject for text, subject in prompts)
