@@ -32,7 +32,7 @@ from typing import Any, cast
 import numpy as np
 import torch
 
-from generation.training.architecture import CLIP_FRAMES, HEIGHT, TOKEN_CELLS, TRANSFORMER_CONFIG, WIDTH
+from generation.training.architecture import CLIP_FRAMES, HEADS, HEIGHT, TOKEN_CELLS, WIDTH
 from generation.training.transformer import (
     LEARNING_RATE,
     Latents,
@@ -55,12 +55,15 @@ def one_place(name: str) -> Scene:
     return Scene((name,), "sky", "float", 0)
 
 
-def crossing(index: int) -> tuple[Scene, int]:
-    """The index-th `anywhere` still: (a subject crossing the sky, the frame of its clip to draw)."""
+def placed(place: str, index: int) -> tuple[Scene, int]:
+    """The index-th still of place `one` or `anywhere`: (its scene, the frame of the scene's clip drawn).
+    Subjects take turns; an `anywhere` subject crosses the sky, seen at a random moment."""
+    name = SUBJECTS[index % len(SUBJECTS)].name
+    if place == "one":
+        return one_place(name), 0
     rng = np.random.default_rng([7, index])
     motion = CROSSINGS[int(rng.integers(len(CROSSINGS)))]
-    scene = Scene((SUBJECTS[index % len(SUBJECTS)].name,), "sky", motion, index)
-    return scene, int(rng.integers(CLIP_FRAMES))
+    return Scene((name,), "sky", motion, index), int(rng.integers(CLIP_FRAMES))
 
 
 def captions_of(scene: Scene, rng: np.random.Generator, count: int) -> list[str]:
@@ -91,7 +94,7 @@ def stills(place: str, vae: Any) -> Latents:
     rng = np.random.default_rng(0)
     for index in range(len(SUBJECTS) if place == "one" else STILLS):
         if place in ("one", "anywhere"):
-            scene, start = (one_place(SUBJECTS[index].name), 0) if place == "one" else crossing(index)
+            scene, start = placed(place, index)
             frames, mask = frames_of(scene, 1, start)
             frames, mask = to_uint8((frames + 1) / 2), latent_mask(mask)
             texts = captions_of(scene, rng, 4)
@@ -111,11 +114,9 @@ def judged_prompts(place: str) -> list[tuple[str, str]]:
     if place == "world":
         return [(case.prompt, case.scene.subjects[0]) for case in cases(JUDGED)]
     rng = np.random.default_rng(1)
-    if place == "anywhere":  # crossings past the STILLS trained on
-        scenes = [crossing(STILLS + k)[0] for k in range(JUDGED)]
-        return [(captions_of(scene, rng, 1)[0], scene.subjects[0]) for scene in scenes]
-    names = [SUBJECTS[i % len(SUBJECTS)].name for i in range(JUDGED)]
-    return [(captions_of(one_place(name), rng, 1)[0], name) for name in names]
+    first = STILLS if place == "anywhere" else 0  # `anywhere` is judged on crossings past those trained on
+    scenes = [placed(place, first + k)[0] for k in range(JUDGED)]
+    return [(captions_of(scene, rng, 1)[0], scene.subjects[0]) for scene in scenes]
 
 
 @torch.no_grad()
@@ -157,15 +158,14 @@ def main() -> None:
     parser.add_argument(
         "--heads",
         type=int,
-        default=TRANSFORMER_CONFIG["num_attention_heads"],
+        default=HEADS,
         help="a fresh transformer's width, in attention heads (the shipped model's by default)",
     )
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     if args.heads <= 0:
         parser.error(f"--heads must be above 0, not {args.heads}")
-    widened = args.heads != TRANSFORMER_CONFIG["num_attention_heads"]
-    if widened and any(run.endswith(":shipped") for run in args.runs):
+    if args.heads != HEADS and any(run.endswith(":shipped") for run in args.runs):
         parser.error("--heads widens a fresh transformer; the shipped one keeps its width")
     torch.set_num_threads(args.threads)
     pipe = get_preset("world").build()

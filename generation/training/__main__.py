@@ -298,7 +298,7 @@ def main() -> None:
                 lambda: denoised(args.noise, swap=True),
             ),
         }
-        sources = {rows[key][0]: rows[key][1]() for key in args.rows}
+        sources = {key: (rows[key][0], rows[key][1]()) for key in args.rows}
         strips = None if args.trained else Path("docs/model")
         for line in evaluate(args.prompts, sources, strips, args.trained):
             print(line, flush=True)

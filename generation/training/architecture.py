@@ -52,14 +52,16 @@ VAE_CONFIG: dict[str, Any] = {
     "decoder_causal": False,
 }
 
+HEADS, HEAD_WIDTH = 4, 32  # attention heads; the blocks and the text's projection are heads x width wide
+
 TRANSFORMER_CONFIG: dict[str, Any] = {
     "in_channels": LATENT_CHANNELS * TOKEN_CELLS**2,  # the pipeline packs a token's cells channel-first
     "out_channels": LATENT_CHANNELS * TOKEN_CELLS**2,
     "patch_size": TOKEN_CELLS,
     "patch_size_t": 1,
-    "num_attention_heads": 4,
-    "attention_head_dim": 32,
-    "cross_attention_dim": 4 * 32,  # the text's projection is as wide as the blocks: heads x head width
+    "num_attention_heads": HEADS,
+    "attention_head_dim": HEAD_WIDTH,
+    "cross_attention_dim": HEADS * HEAD_WIDTH,
     "num_layers": 6,
     "caption_channels": TEXT_DIM,
 }
@@ -81,12 +83,10 @@ def build_vae() -> Any:
     return AutoencoderKLLTXVideo(**VAE_CONFIG)
 
 
-def build_transformer(heads: int = TRANSFORMER_CONFIG["num_attention_heads"]) -> Any:
-    """A new transformer; more `heads` (each attention_head_dim wide) widen every block and the text's
-    projection with them (`python -m benchmarks.shapes --heads` measures what width buys)."""
+def build_transformer(heads: int = HEADS) -> Any:
+    """A new transformer; more `heads` (each HEAD_WIDTH wide) widen every block and the text's projection
+    with them (`python -m benchmarks.shapes --heads` measures what width buys)."""
     from diffusers import LTXVideoTransformer3DModel
 
-    width = heads * TRANSFORMER_CONFIG["attention_head_dim"]
-    return LTXVideoTransformer3DModel(
-        **{**TRANSFORMER_CONFIG, "num_attention_heads": heads, "cross_attention_dim": width}
-    )
+    width = {"num_attention_heads": heads, "cross_attention_dim": heads * HEAD_WIDTH}
+    return LTXVideoTransformer3DModel(**{**TRANSFORMER_CONFIG, **width})

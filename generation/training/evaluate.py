@@ -220,10 +220,12 @@ def denoised(noise: float, swap: bool = False) -> Callable[[Case], np.ndarray]:
 
 def evaluate(
     count: int,
-    sources: dict[str, Callable[[Case], np.ndarray]],
+    sources: dict[str, tuple[str, Callable[[Case], np.ndarray]]],
     strips: Path | None,
     trained: bool = False,
 ) -> Iterator[str]:
+    """The table's lines, a row for each of `sources` (key: (label, frames of a case)); the first four
+    cases' strips go to `strips`/<key>-<i>.png."""
     chosen = cases(count, trained)
     chance = [1 / len(SETTINGS), 1 / len(SUBJECTS), 1 / len(MOTIONS)]
     if trained:
@@ -233,14 +235,14 @@ def evaluate(
     yield "| frames judged | setting | subject | motion | subject visible |"
     yield "| --- | --- | --- | --- | --- |"
     yield "| chance | " + " | ".join(f"{100 * c:.1f} %" for c in chance) + " | - |"
-    for name, source in sources.items():
+    for key, (label, source) in sources.items():
         row = Row()
         for i, case in enumerate(chosen):
             frames = source(case)
             row.add(frames, case.scene)
             if strips is not None and i < 4:
-                save_strip(frames, strips / f"{name.split()[0].lower()}-{i}.png")
-        yield f"| {name} | " + " | ".join(row.cells()) + " |"
+                save_strip(frames, strips / f"{key}-{i}.png")
+        yield f"| {label} | " + " | ".join(row.cells()) + " |"
 
 
 def save_strip(frames: np.ndarray, path: Path, count: int = 6) -> None:

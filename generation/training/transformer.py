@@ -23,12 +23,12 @@ from tqdm import tqdm
 from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
 from generation.training.architecture import (
     FPS,
+    HEADS,
     LEAD_FRAMES,
     NO_PROMPT,
     SPATIAL,
     TEMPORAL,
     TOKEN_CELLS,
-    TRANSFORMER_CONFIG,
     build_transformer,
 )
 from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
@@ -165,7 +165,7 @@ class Trainer:
         batch: int | None = None,
         autocast: bool | None = None,
         peak_rate: float = LEARNING_RATE,
-        heads: int = TRANSFORMER_CONFIG["num_attention_heads"],
+        heads: int = HEADS,
     ) -> None:
         """`transformer`, `text_encoder`: parts to go on training (the shipped ones); new ones where None.
         They train on training_device(); the latents stay in memory, a batch at a time goes there.

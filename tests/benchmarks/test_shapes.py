@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 
-from benchmarks.shapes import CROSSINGS, JUDGED, crossing, judged_prompts, stills
+from benchmarks.shapes import CROSSINGS, JUDGED, judged_prompts, placed, stills
 from generation.training.architecture import HEIGHT, LATENT_CHANNELS, SPATIAL, WIDTH, build_vae
 from generation.world.captions import scene_for
 from generation.world.vocabulary import SUBJECTS
@@ -26,7 +26,7 @@ def test_one_place_holds_each_subject_once_on_the_same_sky_with_captions_that_na
 def test_anywhere_stills_cross_the_sky_with_every_subject_at_many_places():
     from generation.training.samples import frames_of
 
-    scenes = [crossing(index) for index in range(48)]
+    scenes = [placed("anywhere", index) for index in range(48)]
     assert {scene.subjects[0] for scene, _ in scenes} == {entry.name for entry in SUBJECTS}
     assert {scene.setting for scene, _ in scenes} == {"sky"}
     assert {scene.motion for scene, _ in scenes} == set(CROSSINGS)

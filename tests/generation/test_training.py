@@ -13,12 +13,12 @@ from generation.training import transformer as stage2
 from generation.training import vae as stage1
 from generation.training.architecture import (
     CLIP_FRAMES,
+    HEAD_WIDTH,
     HEIGHT,
     LATENT_CHANNELS,
     LATENT_GRID,
     SPATIAL,
     TEMPORAL,
-    TRANSFORMER_CONFIG,
     WIDTH,
     build_vae,
 )
@@ -136,7 +136,7 @@ def test_a_trainer_learns_on_stills_as_on_clips_at_the_width_asked_for(heads: in
     clips = small_latents(4)
     stills = Latents(clips.x0[:, :, :1], clips.masks[:, :1], clips.captions, torch.zeros(4, dtype=torch.bool))
     trainer = Trainer(stills, threads=1, batch=4, heads=heads)  # one latent frame: no lead frames
-    width = heads * TRANSFORMER_CONFIG["attention_head_dim"]
+    width = heads * HEAD_WIDTH
     assert trainer.transformer.proj_in.out_features == width
     assert trainer.transformer.caption_projection.linear_2.out_features == width  # the text read as wide
     losses = []

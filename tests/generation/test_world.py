@@ -122,3 +122,20 @@ def test_a_blurred_subject_keeps_its_backdrop_and_colours_and_loses_the_detail_t
     assert np.abs(subject - drawn_subject).max() < 40  # its colours, roughly
     assert subject_scores(soft)["cat"] < subject_scores(truth)["cat"]
     assert np.abs(blurred(0.0)(case).astype(int) - truth.astype(int)).max() <= 1  # no blur: ground truth
+
+
+def test_the_evaluation_names_each_rows_strips_by_its_key_whatever_its_label(tmp_path: Path):
+    from generation.training.evaluate import backdrop_only, blurred, evaluate
+
+    sources = {
+        "backdrop": ("backdrop only", backdrop_only),
+        "blurred": ("ground truth, blurred", blurred(4.0)),  # a label whose first word is another row's key
+    }
+    lines = list(evaluate(2, sources, tmp_path))
+    assert [line.split(" | ")[0] for line in lines[-2:]] == ["| backdrop only", "| ground truth, blurred"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == [
+        "backdrop-0.png",
+        "backdrop-1.png",
+        "blurred-0.png",
+        "blurred-1.png",
+    ]
