@@ -1,7 +1,7 @@
 """How fast the transformer learns the subjects' shapes from the text, where a subject stands still.
 
-    python -m benchmarks.shapes [--runs one:fresh anywhere:fresh world:fresh world:shipped]
-        [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--threads 2]
+    python -m benchmarks.shapes [--runs one:fresh anywhere:fresh snapped:fresh world:fresh world:shipped]
+        [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--patch 2] [--snap 16] [--threads 2]
 
 Trained on clips, the default model draws a subject's setting, motion and colours but rarely a shape the
 judge can name (docs/model.md). This takes video out of the question: a still is one frame, one latent frame
@@ -11,10 +11,13 @@ start:
 - place `one`: each subject alone in the middle of one sky, the same frame every time (24 stills);
 - place `anywhere`: each subject alone on the sky at a moment of crossing it (left, right, up or down), so
   at any place but one size, one angle and one setting, STILLS of them;
+- place `snapped`: the `anywhere` stills with each sprite's top-left corner moved to the nearest multiple
+  of `--snap` pixels: at 16, a token's side, a subject falls on the tokens one way wherever it stands; at
+  8, a latent cell's, on the cells one way;
 - place `world`: stills as the world draws them (dataset.draw_still: any training scene at a random moment,
   so any place, size, angle and setting), STILLS of them;
-- start `fresh` (a new transformer and text encoder, `--heads` attention heads wide) or `shipped` (the
-  default model's).
+- start `fresh` (a new transformer and text encoder, `--heads` attention heads wide, reading `--patch`
+  latent cells a token side) or `shipped` (the default model's).
 After each run of `--steps` (each warms up and ends annealed, as the stage's runs do) the run's model draws
 JUDGED stills from pure noise in the preset's 8 steps and the judge names their subject: a run that has
 learned the shapes names it far above chance (1 in 24).
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,7 +36,15 @@ from typing import Any, cast
 import numpy as np
 import torch
 
-from generation.training.architecture import CLIP_FRAMES, HEADS, HEIGHT, TOKEN_CELLS, WIDTH
+from generation.training.architecture import (
+    CLIP_FRAMES,
+    FPS,
+    HEADS,
+    HEIGHT,
+    SPATIAL,
+    TOKEN_CELLS,
+    WIDTH,
+)
 from generation.training.transformer import (
     LEARNING_RATE,
     Latents,
@@ -49,6 +61,7 @@ STILL_BATCH = 24  # 1,440 tokens a step, a quarter of a CPU step on 8 clips
 STILLS = 720  # the world's stills: 30 a subject on average
 JUDGED = 48  # stills drawn and judged after each run
 CROSSINGS = ("left", "right", "up", "down")  # the ways an `anywhere` still's subject crosses the sky
+TOKEN_PIXELS = SPATIAL * TOKEN_CELLS  # the shipped transformer's token side, in pixels: 16
 
 
 def one_place(name: str) -> Scene:
@@ -56,14 +69,34 @@ def one_place(name: str) -> Scene:
 
 
 def placed(place: str, index: int) -> tuple[Scene, int]:
-    """The index-th still of place `one` or `anywhere`: (its scene, the frame of the scene's clip drawn).
-    Subjects take turns; an `anywhere` subject crosses the sky, seen at a random moment."""
+    """The index-th still of place `one`, `anywhere` or `snapped`: (its scene, the frame of the scene's clip
+    drawn). Subjects take turns; an `anywhere` or `snapped` subject crosses the sky, seen at any moment."""
     name = SUBJECTS[index % len(SUBJECTS)].name
     if place == "one":
         return one_place(name), 0
     rng = np.random.default_rng([7, index])
     motion = CROSSINGS[int(rng.integers(len(CROSSINGS)))]
     return Scene((name,), "sky", motion, index), int(rng.integers(CLIP_FRAMES))
+
+
+def snapped(scene: Scene, start: int, grid: int = TOKEN_PIXELS) -> tuple[np.ndarray, np.ndarray]:
+    """Frame `start` of a lone subject's scene, in [0, 1], with its mask, the sprite's top-left corner moved
+    to the nearest multiple of `grid` pixels."""
+    from generation.world.backdrops import Canvas, backdrop
+    from generation.world.clips import Pose, composite, subject_poses
+
+    t = start / FPS
+    ((name, p),) = subject_poses(scene, start / (CLIP_FRAMES - 1), t)
+    side = max(4, round(p.size * HEIGHT))  # as composite() sizes it
+
+    def on_grid(centre: float, extent: int) -> float:
+        corner = grid * round((centre * (extent - 1) - side / 2) / grid)
+        return (corner + side / 2) / (extent - 1)
+
+    frame = backdrop(scene.setting, Canvas(HEIGHT, WIDTH), t, scene.seed)
+    mask = np.zeros((HEIGHT, WIDTH), np.float32)
+    composite(frame, mask, name, Pose(on_grid(p.x, WIDTH), on_grid(p.y, HEIGHT), p.size, p.angle))
+    return frame[None], mask[None]
 
 
 def captions_of(scene: Scene, rng: np.random.Generator, count: int) -> list[str]:
@@ -85,7 +118,7 @@ def encode(vae: Any, frames: np.ndarray) -> torch.Tensor:
     return normalised(vae, vae.encode(video).latent_dist.mode())[0].half()
 
 
-def stills(place: str, vae: Any) -> Latents:
+def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS) -> Latents:
     from generation.training.dataset import draw_still, latent_mask
     from generation.training.samples import frames_of
     from generation.world.clips import to_uint8
@@ -93,14 +126,18 @@ def stills(place: str, vae: Any) -> Latents:
     x0, masks, captions = [], [], []
     rng = np.random.default_rng(0)
     for index in range(len(SUBJECTS) if place == "one" else STILLS):
-        if place in ("one", "anywhere"):
-            scene, start = placed(place, index)
-            frames, mask = frames_of(scene, 1, start)
-            frames, mask = to_uint8((frames + 1) / 2), latent_mask(mask)
-            texts = captions_of(scene, rng, 4)
-        else:
+        if place == "world":
             frames, mask, info = draw_still(index, seed=5)
             texts = cast(list[str], info["captions"])
+        else:
+            scene, start = placed(place, index)
+            if place == "snapped":
+                drawn, coverage = snapped(scene, start, snap)
+            else:
+                drawn, coverage = frames_of(scene, 1, start)
+                drawn = (drawn + 1) / 2
+            frames, mask = to_uint8(drawn), latent_mask(coverage)
+            texts = captions_of(scene, rng, 4)
         x0.append(encode(vae, frames))
         masks.append(torch.from_numpy(np.asarray(mask, np.float16)))
         captions.append(texts)
@@ -114,7 +151,7 @@ def judged_prompts(place: str) -> list[tuple[str, str]]:
     if place == "world":
         return [(case.prompt, case.scene.subjects[0]) for case in cases(JUDGED)]
     rng = np.random.default_rng(1)
-    first = STILLS if place == "anywhere" else 0  # `anywhere` is judged on crossings past those trained on
+    first = 0 if place == "one" else STILLS  # crossings are judged past those trained on
     scenes = [placed(place, first + k)[0] for k in range(JUDGED)]
     return [(captions_of(scene, rng, 1)[0], scene.subjects[0]) for scene in scenes]
 
@@ -131,16 +168,16 @@ def named_share(trainer: Trainer, pipe: Any, place: str) -> float:
     trainer.transformer.eval(), trainer.text_encoder.eval()
     f, h, w = trainer.data.x0.shape[2:]
     sigmas = [t / 1000 for t in sampling_timesteps(8)] + [0.0]
-    coords = video_coords(1, f, h, w)
+    coords = video_coords(1, f, h, w, trainer.cells)
     right = 0
     for k, (text, name) in enumerate(judged_prompts(place)):
         prompt = prompt_embeddings(trainer.tokenizer, trainer.text_encoder, [text], trainer.device)
         noise = torch.randn((1, *trainer.data.x0.shape[1:]), generator=torch.Generator().manual_seed(k))
-        x = pack(noise)
+        x = pack(noise, trainer.cells)
         for now, after in itertools.pairwise(sigmas):
             timestep = torch.full(x.shape[:2], now * 1000)
             x = x + (after - now) * velocity(trainer.transformer, x, prompt, timestep, coords)
-        latents = Pipeline._unpack_latents(x, f, h, w, TOKEN_CELLS, 1)
+        latents = Pipeline._unpack_latents(x, f, h, w, trainer.cells, 1)
         scores = subject_scores(decode_with_vae(pipe, latents, WIDTH, HEIGHT).numpy())
         right += max(scores, key=lambda subject: scores[subject]) == name
     trainer.transformer.train(), trainer.text_encoder.train()
@@ -161,24 +198,44 @@ def main() -> None:
         default=HEADS,
         help="a fresh transformer's width, in attention heads (the shipped model's by default)",
     )
+    parser.add_argument(
+        "--patch",
+        type=int,
+        choices=(1, 2),
+        default=TOKEN_CELLS,
+        help="a fresh transformer's patch, latent cells a token side (the shipped model's by default)",
+    )
+    parser.add_argument(
+        "--snap",
+        type=int,
+        choices=(2, 4, SPATIAL, TOKEN_PIXELS),
+        default=TOKEN_PIXELS,
+        help="the grid, in pixels, `snapped` stills' sprites stand on (a token's side by default)",
+    )
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     if args.heads <= 0:
         parser.error(f"--heads must be above 0, not {args.heads}")
-    if args.heads != HEADS and any(run.endswith(":shipped") for run in args.runs):
-        parser.error("--heads widens a fresh transformer; the shipped one keeps its width")
+    if any(run.endswith(":shipped") for run in args.runs):
+        if args.heads != HEADS:
+            parser.error("--heads widens a fresh transformer; the shipped one keeps its width")
+        if args.patch != TOKEN_CELLS:
+            parser.error("--patch sets a fresh transformer's tokens; the shipped one keeps its patch")
     torch.set_num_threads(args.threads)
     pipe = get_preset("world").build()
     vae = pipe.vae.float()
     chance = 100 / len(SUBJECTS)
     print(f"subject named right in {JUDGED} stills drawn from noise (chance {chance:.1f} %)", end="")
-    print(f", each run's peak learning rate {args.rate:g}, a fresh transformer {args.heads} heads wide\n")
+    print(f", each run's peak learning rate {args.rate:g}", end="")
+    print(f", a fresh transformer {args.heads} heads wide", end="")
+    print(f" reading {args.patch}x{args.patch} cells a token", end="")
+    print(f", `snapped` sprites on a grid of {args.snap} pixels\n")
     totals = np.cumsum(args.steps)
     print("| place | start | " + " | ".join(f"after {total:,} steps" for total in totals) + " | s |")
     print("| --- | --- | " + " | ".join("---" for _ in totals) + " | --- |")
     for run in args.runs:
         place, start = run.split(":")
-        data = stills(place, vae)
+        data = stills(place, vae, args.snap)
         trainer = Trainer(
             data,
             args.threads,
@@ -187,6 +244,7 @@ def main() -> None:
             batch=STILL_BATCH,
             peak_rate=args.rate,
             heads=args.heads,
+            cells=args.patch,
         )
         cells, began, done = [], time.monotonic(), 0
         with tempfile.TemporaryDirectory() as folder:
@@ -196,6 +254,7 @@ def main() -> None:
                 if done < target:  # SIGTERM or SIGINT: the Trainer checkpointed and ended its run early
                     raise SystemExit(f"stopped after {done:,} steps of {run}")
                 cells.append(f"{100 * named_share(trainer, pipe, place):.1f} %")
+                print(f"{run} after {done:,} steps: {cells[-1]}", file=sys.stderr, flush=True)
         seconds = time.monotonic() - began
         print(f"| {place} | {start} | " + " | ".join(cells) + f" | {seconds:.0f} |", flush=True)
 

@@ -83,10 +83,13 @@ def build_vae() -> Any:
     return AutoencoderKLLTXVideo(**VAE_CONFIG)
 
 
-def build_transformer(heads: int = HEADS) -> Any:
+def build_transformer(heads: int = HEADS, cells: int = TOKEN_CELLS) -> Any:
     """A new transformer; more `heads` (each HEAD_WIDTH wide) widen every block and the text's projection
-    with them (`python -m benchmarks.shapes --heads` measures what width buys)."""
+    with them, and `cells` sets its patch, latent cells per token side (`python -m benchmarks.shapes
+    --heads / --patch` measure what each buys)."""
     from diffusers import LTXVideoTransformer3DModel
 
     width = {"num_attention_heads": heads, "cross_attention_dim": heads * HEAD_WIDTH}
-    return LTXVideoTransformer3DModel(**{**TRANSFORMER_CONFIG, **width})
+    token = LATENT_CHANNELS * cells**2  # the values the pipeline packs into a token, channel-first
+    patch = {"patch_size": cells, "in_channels": token, "out_channels": token}
+    return LTXVideoTransformer3DModel(**{**TRANSFORMER_CONFIG, **width, **patch})

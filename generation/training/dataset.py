@@ -31,7 +31,7 @@ CAPTIONS_PER_CLIP = 4
 
 
 def latent_mask(masks: np.ndarray) -> np.ndarray:
-    """(F, H, W) subject coverage -> (1 + (F-1)/8, H/16, W/16): the share of each latent cell it covers."""
+    """(F, H, W) subject coverage -> (1 + (F-1)/8, H/8, W/8): the share of each latent cell it covers."""
     f, h, w = masks.shape
     groups = [masks[:1]] + [masks[1 + i : 1 + i + TEMPORAL] for i in range(0, f - 1, TEMPORAL)]
     pooled = np.stack([g.max(axis=0) for g in groups])

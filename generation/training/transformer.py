@@ -124,28 +124,28 @@ def velocity(
     )[0]
 
 
-def video_coords(batch: int, frames: int, height: int, width: int) -> torch.Tensor:
-    ids = Pipeline._prepare_video_ids(batch, frames, height, width, TOKEN_CELLS, 1)
+def video_coords(batch: int, frames: int, height: int, width: int, cells: int = TOKEN_CELLS) -> torch.Tensor:
+    ids = Pipeline._prepare_video_ids(batch, frames, height, width, cells, 1)
     ids = Pipeline._scale_video_ids(ids, SPATIAL, TEMPORAL, 0).float()
     ids[:, 0] = ids[:, 0] * (1.0 / FPS)
     return ids
 
 
-def pack(latents: torch.Tensor) -> torch.Tensor:
-    """(B, C, F, h, w) -> (B, tokens, C x cells): a token is a square of TOKEN_CELLS-by-TOKEN_CELLS
-    cells, packed as the pipeline packs them."""
-    return Pipeline._pack_latents(latents, TOKEN_CELLS, 1)
+def pack(latents: torch.Tensor, cells: int = TOKEN_CELLS) -> torch.Tensor:
+    """(B, C, F, h, w) -> (B, tokens, C x cells²): a token is a square of `cells`-by-`cells` latent cells,
+    packed as the pipeline packs them."""
+    return Pipeline._pack_latents(latents, cells, 1)
 
 
-def token_weights(masks: torch.Tensor) -> torch.Tensor:
+def token_weights(masks: torch.Tensor, cells: int = TOKEN_CELLS) -> torch.Tensor:
     """(B, F, h, w) the subject's share of each latent cell -> (B, tokens, 1): its largest in a token."""
-    pooled = torch.nn.functional.max_pool3d(masks.unsqueeze(1), (1, TOKEN_CELLS, TOKEN_CELLS))
+    pooled = torch.nn.functional.max_pool3d(masks.unsqueeze(1), (1, cells, cells))
     return pooled.flatten(1).unsqueeze(-1)
 
 
-def loss_weights(masks: torch.Tensor) -> torch.Tensor:
+def loss_weights(masks: torch.Tensor, cells: int = TOKEN_CELLS) -> torch.Tensor:
     """(B, F, h, w) subject masks -> (B, tokens, 1): each token's weight in the loss."""
-    return 1 + SUBJECT_WEIGHT * token_weights(masks.float())
+    return 1 + SUBJECT_WEIGHT * token_weights(masks.float(), cells)
 
 
 def subject_share(masks: torch.Tensor) -> tuple[float, float]:
@@ -166,6 +166,7 @@ class Trainer:
         autocast: bool | None = None,
         peak_rate: float = LEARNING_RATE,
         heads: int = HEADS,
+        cells: int = TOKEN_CELLS,
     ) -> None:
         """`transformer`, `text_encoder`: parts to go on training (the shipped ones); new ones where None.
         They train on training_device(); the latents stay in memory, a batch at a time goes there.
@@ -173,8 +174,9 @@ class Trainer:
         `batch`: clips a step (BATCH, or GPU_BATCH on a GPU, where None). `autocast`: their forward passes
         in bfloat16 autocast; by default on a GPU (1.4x the clips a second at a batch of 128 on an H200,
         benchmarks/transformer_step.py), not on a CPU, where overheads rather than arithmetic bound them.
-        `peak_rate`: each run's learning rate after its warm-up (docs/model.md measures others). `heads`: a
-        new transformer's width, in attention heads."""
+        `peak_rate`: each run's learning rate after its warm-up (docs/model.md measures others). `heads`,
+        `cells`: a new transformer's width, in attention heads, and patch, in latent cells a token side (the
+        latents are packed by the transformer's own patch, a given one's too)."""
         torch.set_num_threads(threads)
         torch.manual_seed(SEED)
         self.device = training_device()
@@ -188,10 +190,11 @@ class Trainer:
         self.data, self.peak_rate = latents, peak_rate
         self.tokenizer = build_tokenizer()
         if transformer is None:
-            transformer = build_transformer(heads)
+            transformer = build_transformer(heads, cells)
         if text_encoder is None:
             text_encoder = build_text_encoder(len(self.tokenizer))
         self.transformer = transformer.to(self.device).train()
+        self.cells = int(transformer.config.patch_size)
         self.text_encoder = text_encoder.to(self.device).train()
         self.parameters = [*self.transformer.parameters(), *self.text_encoder.parameters()]
         self.opt = torch.optim.AdamW(
@@ -202,9 +205,9 @@ class Trainer:
             fused=self.device.type == "cuda",  # one kernel: a third of a small step's GPU time went to AdamW
         )
         f, h, w = latents.x0.shape[2:]
-        self.coords = video_coords(self.batch, f, h, w).to(self.device)
+        self.coords = video_coords(self.batch, f, h, w, self.cells).to(self.device)
         # A clip may continue from its lead frames; a still (one latent frame) has none.
-        self.lead_tokens = LEAD_LATENTS * (h // TOKEN_CELLS) * (w // TOKEN_CELLS) if f > LEAD_LATENTS else 0
+        self.lead_tokens = LEAD_LATENTS * (h // self.cells) * (w // self.cells) if f > LEAD_LATENTS else 0
 
     def modules(self) -> torch.nn.ModuleDict:
         return torch.nn.ModuleDict({"transformer": self.transformer, "text_encoder": self.text_encoder})
@@ -223,15 +226,15 @@ class Trainer:
         sigma = shifted(torch.from_numpy(rng.random(self.batch)).float()).to(self.device)
         noise = torch.randn_like(x0)
         s = sigma.view(-1, 1, 1, 1, 1)
-        xt, target = pack((1 - s) * x0 + s * noise), pack(noise - x0)
+        xt, target = pack((1 - s) * x0 + s * noise, self.cells), pack(noise - x0, self.cells)
         timestep = (sigma * 1000).view(-1, 1).expand(-1, xt.shape[1]).clone()
-        weight = loss_weights(self.data.masks[index].to(self.device))
+        weight = loss_weights(self.data.masks[index].to(self.device), self.cells)
         if self.lead_tokens:
             chosen = torch.from_numpy(rng.random(self.batch) < CONDITIONED_SHARE)
             conditioned = (self.data.continuation[index] | chosen).to(self.device)
             lead = slice(0, self.lead_tokens)
             noise_scale = CONDITION_NOISE * s.view(-1, 1, 1) ** 2
-            clean = pack(x0)[:, lead] + noise_scale * torch.randn_like(xt[:, lead])
+            clean = pack(x0, self.cells)[:, lead] + noise_scale * torch.randn_like(xt[:, lead])
             xt[conditioned, lead] = clean[conditioned]
             timestep[conditioned, lead] = 0.0
             weight[conditioned, lead] = 0.0

@@ -38,8 +38,30 @@ def test_anywhere_stills_cross_the_sky_with_every_subject_at_many_places():
     assert len(places) >= 8
 
 
+def offsets_in_a_cell(place: str, subject: int, grid: int) -> set[tuple[int, int]]:
+    """Where the subject-th subject's drawn pixels start inside a cell of `grid` pixels, over its first
+    stills of `place` (`snapped` to that grid) that the frame does not cut."""
+    from benchmarks.shapes import snapped
+    from generation.training.samples import frames_of
+
+    found = set()
+    for index in range(subject, subject + 12 * len(SUBJECTS), len(SUBJECTS)):  # that subject, twelve times
+        scene, start = placed(place, index)
+        mask = snapped(scene, start, grid)[1][0] if place == "snapped" else frames_of(scene, 1, start)[1][0]
+        ys, xs = np.nonzero(mask > 0)
+        if min(xs.min(), ys.min()) > 0 and xs.max() < WIDTH - 1 and ys.max() < HEIGHT - 1:  # not cut
+            found.add((int(xs.min()) % grid, int(ys.min()) % grid))
+    return found
+
+
+@pytest.mark.parametrize(("subject", "grid"), [(0, 16), (5, 16), (5, 8)])
+def test_snapped_stills_fall_on_their_grid_one_way_where_anywhere_stills_fall_many(subject: int, grid: int):
+    assert len(offsets_in_a_cell("snapped", subject, grid)) == 1
+    assert len(offsets_in_a_cell("anywhere", subject, grid)) > 3
+
+
 def test_the_judged_prompts_name_the_subject_they_are_judged_on():
-    for place in ("one", "anywhere", "world"):
+    for place in ("one", "anywhere", "snapped", "world"):
         prompts = judged_prompts(place)
         assert len(prompts) == JUDGED
         assert all(scene_for(text, 0).subjects[0] == subject for text, subject in prompts)
@@ -51,9 +73,12 @@ def test_the_judged_prompts_name_the_subject_they_are_judged_on():
     [
         (["--heads", "0"], "--heads must be above 0, not 0"),
         (["--heads", "8", "--runs", "world:shipped"], "the shipped one keeps its width"),
+        (["--patch", "1", "--runs", "one:fresh", "world:shipped"], "the shipped one keeps its patch"),
+        (["--patch", "3"], "argument --patch: invalid choice: 3"),
+        (["--snap", "5"], "argument --snap: invalid choice: 5"),
     ],
 )
-def test_a_width_no_run_can_take_is_refused_before_anything_trains(arguments: list[str], error: str):
+def test_a_shape_no_run_can_take_is_refused_before_anything_trains(arguments: list[str], error: str):
     run = subprocess.run(
         [sys.executable, "-m", "benchmarks.shapes", *arguments], capture_output=True, text=True, timeout=120
     )

@@ -131,12 +131,15 @@ def test_a_still_is_one_frame_of_a_training_scene_with_its_mask_and_captions():
     assert not np.array_equal(draw_still(1, seed=2)[0], frames)
 
 
-@pytest.mark.parametrize("heads", [4, 8])  # the shipped width, and twice it (benchmarks.shapes --heads 8)
-def test_a_trainer_learns_on_stills_as_on_clips_at_the_width_asked_for(heads: int):
+# the shipped shape, twice its width, and a token of one latent cell (benchmarks.shapes --heads 8, --patch 1)
+@pytest.mark.parametrize(("heads", "cells"), [(4, 2), (8, 2), (4, 1)])
+def test_a_trainer_learns_on_stills_as_on_clips_at_the_width_and_patch_asked_for(heads: int, cells: int):
     clips = small_latents(4)
     stills = Latents(clips.x0[:, :, :1], clips.masks[:, :1], clips.captions, torch.zeros(4, dtype=torch.bool))
-    trainer = Trainer(stills, threads=1, batch=4, heads=heads)  # one latent frame: no lead frames
+    trainer = Trainer(stills, threads=1, batch=4, heads=heads, cells=cells)
     width = heads * HEAD_WIDTH
+    assert trainer.transformer.proj_in.in_features == LATENT_CHANNELS * cells**2  # a token's cells, packed
+    assert trainer.coords.shape[-1] == stills.x0[0, 0].numel() // cells**2  # a coordinate for each token
     assert trainer.transformer.proj_in.out_features == width
     assert trainer.transformer.caption_projection.linear_2.out_features == width  # the text read as wide
     losses = []
