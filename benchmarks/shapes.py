@@ -83,11 +83,11 @@ def snapped(scene: Scene, start: int, grid: int = TOKEN_PIXELS) -> tuple[np.ndar
     """Frame `start` of a lone subject's scene, in [0, 1], with its mask, the sprite's top-left corner moved
     to the nearest multiple of `grid` pixels."""
     from generation.world.backdrops import Canvas, backdrop
-    from generation.world.clips import Pose, composite, subject_poses
+    from generation.world.clips import Pose, composite, sprite_side, subject_poses
 
     t = start / FPS
     ((name, p),) = subject_poses(scene, start / (CLIP_FRAMES - 1), t)
-    side = max(4, round(p.size * HEIGHT))  # as composite() sizes it
+    side = sprite_side(p, HEIGHT)
 
     def on_grid(centre: float, extent: int) -> float:
         corner = grid * round((centre * (extent - 1) - side / 2) / grid)

@@ -86,9 +86,14 @@ def subject_poses(scene: Scene, u: float, t: float) -> list[tuple[str, Pose]]:
     return placed
 
 
+def sprite_side(p: Pose, height: int) -> int:
+    """The side, in pixels, of the square a subject in pose `p` is drawn in on a frame `height` high."""
+    return max(4, round(p.size * height))
+
+
 def composite(frame: np.ndarray, mask: np.ndarray, name: str, p: Pose) -> None:
     h, w = frame.shape[:2]
-    side = max(4, round(p.size * h))
+    side = sprite_side(p, h)
     rgba = sprite(name, side, p.angle)
     cx, cy = p.x * (w - 1), p.y * (h - 1)
     x0, y0 = round(cx - side / 2), round(cy - side / 2)
