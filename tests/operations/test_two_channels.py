@@ -58,30 +58,41 @@ async def follow(stack: Stack, text: str) -> dict[str, list[dict]]:
     seen: dict[str, list[dict]] = {"round_closed": [], "clip": [], "tally": []}
     async with websockets.connect(url, origin=stack.url) as socket:
 
-        async def until(kind: str, or_refused: str = "") -> dict:
-            """The next `kind` frame; or the `error` frame with code `or_refused`, when one comes first."""
+        async def until(kind: str, or_refused: tuple[str, ...] = ()) -> dict:
+            """The next `kind` frame; or an `error` frame with a code in `or_refused`, if one comes first."""
             while True:
                 frame = json.loads(await socket.recv())
-                if frame["type"] == "error" and frame["code"] == or_refused:
+                if frame["type"] == "error" and frame["code"] in or_refused:
                     return frame
                 assert frame["type"] != "error", frame
                 seen.setdefault(frame["type"], []).append(frame)
                 if frame["type"] == kind:
                     return frame
 
+        async def on_ballot(round_id: int) -> dict:
+            """Our prompt among round `round_id`'s candidates, from the frames seen or still to come."""
+            while True:
+                for frame in seen.get("candidate", []):
+                    if frame["round_id"] == round_id and frame["prompt"]["text"] == text:
+                        return frame["prompt"]
+                await until("candidate")
+
         async with asyncio.timeout(90):
             await until("snapshot")
             # On a loaded machine a short round can close between submitting and voting: as a viewer would,
-            # submit again in the next one. A prompt left unvoted may still win its round, with no votes.
+            # submit again in the next one. A prompt left unvoted may still win its round, with no votes; one
+            # accepted while no round was open joins the next, where submitting it again is refused as a
+            # duplicate: as a viewer would, vote for the one on the ballot.
             for _ in range(SUBMIT_TRIES):
-                await until("round_opened")  # a whole round ahead, to submit and vote in
+                opened = (await until("round_opened"))["round"]  # a whole round ahead, to submit and vote in
                 await socket.send(json.dumps({"type": "submit", "text": text}))
-                reply = await until("submitted", or_refused="round_closed")
-                if reply["type"] == "error":
+                reply = await until("submitted", or_refused=("round_closed", "rejected"))
+                if reply["type"] == "error" and reply["code"] == "round_closed":
                     continue
-                seen["mine"] = [reply["prompt"]]
-                await socket.send(json.dumps({"type": "vote", "prompt_id": reply["prompt"]["id"]}))
-                if (await until("voted", or_refused="round_closed"))["type"] == "voted":
+                mine = reply["prompt"] if reply["type"] == "submitted" else await on_ballot(opened["id"])
+                seen["mine"] = [mine]
+                await socket.send(json.dumps({"type": "vote", "prompt_id": mine["id"]}))
+                if (await until("voted", or_refused=("round_closed",)))["type"] == "voted":
                     break
             else:
                 pytest.fail(f"no round stayed open to submit and vote in, {SUBMIT_TRIES} times")
