@@ -4,6 +4,7 @@
     python -m benchmarks.generation --preset tiny
     python -m benchmarks.generation --preset ltx --random-weights [--compile] [--device cuda]
     python -m benchmarks.generation --preset ltx --random-weights --device cpu --size 64x64 --frames 8 (smoke)
+    python -m benchmarks.generation --patch 1      (the default model beside a fresh one of 1-cell tokens)
 
 Every setting gets its own renderer (same seeded weights), one warm-up render of another prompt, then
 `rounds` timed renders of the clip, the settings taking turns within each round so that a noisy machine
@@ -14,6 +15,10 @@ against no cache, cross-attention K/V projections per clip, self-attention reall
 memory during a render (peak resident memory above the level before the render on a CPU; peak allocated
 memory on a GPU). Then the embedding cache's hit rate over a simulated stream of winning prompts, and a
 FirstBlockCache threshold sweep.
+
+`--patch 1` times only what tokens of one latent cell would cost a render (docs/model.md, "Which part of the
+place"): the shipped transformer beside a fresh one of its width and depth whose tokens are `--patch` cells a
+side, both without caches (a random model's frames would decide what a step cache skips).
 """
 
 from __future__ import annotations
@@ -98,7 +103,11 @@ def clip_request(args: argparse.Namespace, prompt: str = CLIP_PROMPT) -> RenderR
 def measure(
     build: Callable[[], Any], preset: Preset, settings: dict[str, CacheSettings], args: argparse.Namespace
 ) -> dict[str, dict[str, Any]]:
-    renderers = {name: Renderer(preset, build(), caches) for name, caches in settings.items()}
+    return take_turns({name: Renderer(preset, build(), caches) for name, caches in settings.items()}, args)
+
+
+def take_turns(renderers: dict[str, Renderer], args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """Each renderer's warm-up, then `args.rounds` timed renders of the clip, the renderers taking turns."""
     for renderer in renderers.values():
         renderer.render(clip_request(args, WARMUP_PROMPT))
     rows: dict[str, dict[str, Any]] = {name: {"times": [], "cpu": [], "memory": []} for name in renderers}
@@ -118,13 +127,15 @@ def measure(
     return rows
 
 
-def report(rows: dict[str, dict[str, Any]], args: argparse.Namespace, title: str) -> None:
-    base = rows["none"]
+def report(
+    rows: dict[str, dict[str, Any]], args: argparse.Namespace, title: str, base_row: str = "none"
+) -> None:
+    base = rows[base_row]
     base_time, base_cpu = min(base["times"]), min(base["cpu"])
     seconds = args.frames / 24
     print(f"\n### {title}\n")
     print(
-        "| setting | render s (best) | render s (median) | real-time factor | speed-up vs none | CPU s "
+        f"| setting | render s (best) | render s (median) | real-time factor | speed-up vs {base_row} | CPU s "
         "| CPU speed-up | max pixel diff | PSNR dB | K/V projections per clip | self-attention computed "
         "| peak memory MiB |"
     )
@@ -194,6 +205,13 @@ def main() -> None:
     parser.add_argument("--layers", type=int, default=28, help="ltx --random-weights: transformer blocks")
     parser.add_argument("--compile", action="store_true", help="ltx: also time compile_repeated_blocks")
     parser.add_argument(
+        "--patch",
+        type=int,
+        choices=(1, 2),
+        default=0,
+        help="world: time the shipped transformer beside a fresh one whose tokens are this many cells a side",
+    )
+    parser.add_argument(
         "--charts", type=Path, default=charts.CHARTS_DIR, help="where generation.png is drawn"
     )
     args = parser.parse_args()
@@ -211,6 +229,9 @@ def main() -> None:
         f"{preset.name} preset, {args.width}x{args.height}, {args.frames} frames at 24 fps, "
         f"{torch.get_num_threads()} torch threads, {os.cpu_count()} CPUs, {args.rounds} rounds"
     )
+    if args.patch:
+        compare_patch(preset, args)
+        return
     cached = measure(preset.build, preset, SETTINGS, args)
     if preset.name != "tiny":  # the random stand-in beside it, same clip, same run
         stand_in = get_preset("tiny")
@@ -228,6 +249,41 @@ def main() -> None:
     report(swept, args, f"FirstBlockCache threshold ({preset.name})")
     embedding_hit_rate(preset.build(), preset)
     print(f"chart: {draw_chart(args, cached, swept)}")
+
+
+def compare_patch(preset: Preset, args: argparse.Namespace) -> None:
+    if preset.name != "world":
+        raise SystemExit("--patch compares the default model's transformer: use it with --preset world")
+    shipped = preset.build()
+    patch = shipped.transformer.config.patch_size
+    renderers = {
+        f"shipped, {patch}x{patch} cells a token": Renderer(preset, shipped, SETTINGS["none"]),
+        f"fresh, {args.patch}x{args.patch} cells a token": Renderer(
+            preset, repatched(preset.build(), args.patch), SETTINGS["none"]
+        ),
+    }
+    report(
+        take_turns(renderers, args),
+        args,
+        f"Tokens ({preset.name}, no caches)",
+        base_row=next(iter(renderers)),
+    )
+
+
+def repatched(pipe: Any, cells: int) -> Any:
+    """`pipe` with a fresh transformer of its own width and depth whose tokens are `cells` cells a side."""
+    from generation.training.architecture import build_transformer
+
+    old = pipe.transformer.config
+    torch.manual_seed(0)
+    transformer = build_transformer(heads=old.num_attention_heads, cells=cells)
+    assert transformer.config.num_layers == old.num_layers, (
+        "the fresh transformer's depth is the shipped one's"
+    )
+    # A new pipeline, not an assignment: the pipeline reads its transformer's patch when it is made.
+    repatched = type(pipe)(**{**pipe.components, "transformer": transformer.eval()})
+    repatched.set_progress_bar_config(disable=True)
+    return repatched
 
 
 def draw_chart(

@@ -25,3 +25,35 @@ def test_the_owners_ltx_command_runs_the_generation_benchmark():
     assert result.returncode == 0, result.stderr[-3000:]
     assert "ltx smoke on cpu: transformer" in result.stdout and "2 blocks" in result.stdout
     assert "rendered (8, 64, 64, 3)" in result.stdout
+
+
+def generation_benchmark(*options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.generation", *options],
+        cwd=ROOT,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+
+
+@pytest.mark.slow
+def test_the_patch_comparison_renders_the_shipped_transformer_beside_one_of_one_cell_tokens():
+    result = generation_benchmark("--patch", "1", "--frames", "24", "--rounds", "1", "--threads", "1")
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = [
+        line
+        for line in result.stdout.splitlines()
+        if line.startswith("| shipped") or line.startswith("| fresh")
+    ]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| shipped, 2x2 cells a token",
+        "| fresh, 1x1 cells a token",
+    ]
+    # Both rendered the whole clip with every block (no cache skipped one), from different weights.
+    assert all(row.split(" | ")[10] == "48 of 48" for row in rows)
+    assert rows[1].split(" | ")[7] != "0"  # largest pixel difference from the shipped model's frames
+
+    refused = generation_benchmark("--patch", "1", "--preset", "tiny")
+    assert refused.returncode != 0 and "--patch compares the default model's transformer" in refused.stderr
