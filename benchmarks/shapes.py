@@ -1,6 +1,7 @@
 """How fast the transformer learns the subjects' shapes from the text, where a subject stands still.
 
-    python -m benchmarks.shapes [--runs one:fresh anywhere:fresh snapped:fresh world:fresh world:shipped]
+    python -m benchmarks.shapes [--runs one:fresh anywhere:fresh snapped:fresh shifted:fresh world:fresh
+        world:shipped]
         [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--patch 2] [--snap 16] [--threads 2]
 
 Trained on clips, the default model draws a subject's setting, motion and colours but rarely a shape the
@@ -14,6 +15,11 @@ start:
 - place `snapped`: the `anywhere` stills with each sprite's top-left corner moved to the nearest multiple
   of `--snap` pixels: at 16, a token's side, a subject falls on the tokens one way wherever it stands; at
   8, a latent cell's, on the cells one way;
+- place `shifted`: the `anywhere` stills as a VAE whose latents move with its input would encode them: each
+  sprite drawn with its corner on the nearest multiple of 8 pixels (a latent cell), its latents then moved
+  the rest of the way, a fraction of a cell, by interpolating between neighbouring cells (the whole latent
+  frame moves, the sky a fraction of a cell with it). Read with `--patch 1`, each subject is one pattern of
+  latents, moved smoothly: whether that is learned as one way or as many;
 - place `world`: stills as the world draws them (dataset.draw_still: any training scene at a random moment,
   so any place, size, angle and setting), STILLS of them;
 - start `fresh` (a new transformer and text encoder, `--heads` attention heads wide, reading `--patch`
@@ -79,9 +85,12 @@ def placed(place: str, index: int) -> tuple[Scene, int]:
     return Scene((name,), "sky", motion, index), int(rng.integers(CLIP_FRAMES))
 
 
-def snapped(scene: Scene, start: int, grid: int = TOKEN_PIXELS) -> tuple[np.ndarray, np.ndarray]:
+def snapped(
+    scene: Scene, start: int, grid: int = TOKEN_PIXELS
+) -> tuple[np.ndarray, np.ndarray, tuple[float, float]]:
     """Frame `start` of a lone subject's scene, in [0, 1], with its mask, the sprite's top-left corner moved
-    to the nearest multiple of `grid` pixels."""
+    to the nearest multiple of `grid` pixels; and how far it was moved back, (down, across) in pixels: where
+    the scene puts the corner less where it is drawn."""
     from generation.world.backdrops import Canvas, backdrop
     from generation.world.clips import Pose, composite, sprite_side, subject_poses
 
@@ -89,14 +98,30 @@ def snapped(scene: Scene, start: int, grid: int = TOKEN_PIXELS) -> tuple[np.ndar
     ((name, p),) = subject_poses(scene, start / (CLIP_FRAMES - 1), t)
     side = sprite_side(p, HEIGHT)
 
+    def corner(centre: float, extent: int) -> float:
+        return centre * (extent - 1) - side / 2
+
     def on_grid(centre: float, extent: int) -> float:
-        corner = grid * round((centre * (extent - 1) - side / 2) / grid)
-        return (corner + side / 2) / (extent - 1)
+        return (grid * round(corner(centre, extent) / grid) + side / 2) / (extent - 1)
 
     frame = backdrop(scene.setting, Canvas(HEIGHT, WIDTH), t, scene.seed)
     mask = np.zeros((HEIGHT, WIDTH), np.float32)
-    composite(frame, mask, name, Pose(on_grid(p.x, WIDTH), on_grid(p.y, HEIGHT), p.size, p.angle))
-    return frame[None], mask[None]
+    x, y = on_grid(p.x, WIDTH), on_grid(p.y, HEIGHT)
+    composite(frame, mask, name, Pose(x, y, p.size, p.angle))
+    rest = (corner(p.y, HEIGHT) - corner(y, HEIGHT), corner(p.x, WIDTH) - corner(x, WIDTH))
+    return frame[None], mask[None], rest
+
+
+def moved(grid: torch.Tensor, down: float, across: float) -> torch.Tensor:
+    """(..., h, w) values moved `down` and `across` cells, each at most one, by interpolating between each
+    cell and its neighbour on the side the values come from (the edge's cells repeated past it)."""
+    for axis, by in ((-2, down), (-1, across)):
+        if by:
+            size = grid.shape[axis]
+            source = torch.arange(size) - (1 if by > 0 else -1)
+            neighbour = grid.index_select(axis, source.clamp(0, size - 1))
+            grid = (1 - abs(by)) * grid + abs(by) * neighbour
+    return grid
 
 
 def captions_of(scene: Scene, rng: np.random.Generator, count: int) -> list[str]:
@@ -131,15 +156,19 @@ def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS) -> Latents:
             texts = cast(list[str], info["captions"])
         else:
             scene, start = placed(place, index)
+            rest = (0.0, 0.0)  # cells its latents move once encoded
             if place == "snapped":
-                drawn, coverage = snapped(scene, start, snap)
+                drawn, coverage, _ = snapped(scene, start, snap)
+            elif place == "shifted":
+                drawn, coverage, (down, across) = snapped(scene, start, SPATIAL)
+                rest = (down / SPATIAL, across / SPATIAL)
             else:
                 drawn, coverage = frames_of(scene, 1, start)
                 drawn = (drawn + 1) / 2
             frames, mask = to_uint8(drawn), latent_mask(coverage)
             texts = captions_of(scene, rng, 4)
-        x0.append(encode(vae, frames))
-        masks.append(torch.from_numpy(np.asarray(mask, np.float16)))
+        x0.append(moved(encode(vae, frames).float(), *rest).half())
+        masks.append(moved(torch.from_numpy(np.asarray(mask, np.float32)), *rest).half())
         captions.append(texts)
     return Latents(torch.stack(x0), torch.stack(masks), captions, torch.zeros(len(x0), dtype=torch.bool))
 
@@ -154,6 +183,24 @@ def judged_prompts(place: str) -> list[tuple[str, str]]:
     first = 0 if place == "one" else STILLS  # crossings are judged past those trained on
     scenes = [placed(place, first + k)[0] for k in range(JUDGED)]
     return [(captions_of(scene, rng, 1)[0], scene.subjects[0]) for scene in scenes]
+
+
+@torch.no_grad()
+def ceiling(pipe: Any, data: Latents) -> float:
+    """The share of a place's first JUDGED stills, decoded as they are trained on, whose subject the judge
+    names: what a run that draws them exactly would score (stills of `one`, `anywhere`, `snapped` and
+    `shifted` take their subjects in turns)."""
+    from generation.presets import decode_with_vae
+    from generation.world.judge import subject_scores
+
+    count = min(JUDGED, len(data.x0))
+    right = 0
+    for index in range(count):
+        scores = subject_scores(
+            decode_with_vae(pipe, data.x0[index : index + 1].float(), WIDTH, HEIGHT).numpy()
+        )
+        right += max(scores, key=lambda subject: scores[subject]) == SUBJECTS[index % len(SUBJECTS)].name
+    return right / count
 
 
 @torch.no_grad()
@@ -236,6 +283,10 @@ def main() -> None:
     for run in args.runs:
         place, start = run.split(":")
         data = stills(place, vae, args.snap)
+        if place != "world":  # the world's stills hold any subjects, not one each in turn
+            print(
+                f"{run}: its stills decoded: {100 * ceiling(pipe, data):.1f} %", file=sys.stderr, flush=True
+            )
         trainer = Trainer(
             data,
             args.threads,

@@ -84,3 +84,35 @@ def test_a_shape_no_run_can_take_is_refused_before_anything_trains(arguments: li
     )
     assert run.returncode == 2
     assert error in run.stderr
+
+
+def test_moved_latents_interpolate_toward_the_side_they_move_to():
+    from benchmarks.shapes import moved
+
+    grid = torch.zeros(2, 1, 4, 5)
+    grid[:, :, 1, 2] = 1.0
+    right = moved(grid, 0.0, 0.25)
+    assert right[0, 0, 1, 2] == pytest.approx(0.75) and right[0, 0, 1, 3] == pytest.approx(0.25)
+    up = moved(grid, -0.5, 0.0)
+    assert up[1, 0, 1, 2] == pytest.approx(0.5) and up[1, 0, 0, 2] == pytest.approx(0.5)
+    assert torch.equal(moved(grid, 1.0, 0.0)[..., 2, :], grid[..., 1, :])  # a whole cell: the row below
+    assert moved(grid, 0.3, -0.7).sum().item() == pytest.approx(2.0)  # nothing lost inside the frame
+
+
+def test_shifted_stills_are_drawn_on_the_cells_and_moved_the_rest_of_the_way_to_where_anywhere_draws_them():
+    from benchmarks.shapes import snapped
+    from generation.training.samples import frames_of
+
+    moved_by = set()
+    for index in range(0, 8 * len(SUBJECTS), 7):
+        scene, start = placed("shifted", index)
+        _, mask, (down, across) = snapped(scene, start, 8)
+        exact = frames_of(scene, 1, start)[1][0]
+        ys, xs = np.nonzero(mask[0] > 0.5)
+        exact_ys, exact_xs = np.nonzero(exact > 0.5)
+        if min(xs.min(), exact_xs.min(), ys.min(), exact_ys.min()) == 0:
+            continue  # cut by the frame's edge: the corner is not where the sprite starts
+        assert abs(down) <= 4 and abs(across) <= 4  # at most half a cell: the nearest corner on the grid
+        assert abs(xs.min() + across - exact_xs.min()) <= 1.5 and abs(ys.min() + down - exact_ys.min()) <= 1.5
+        moved_by.add((round(down), round(across)))
+    assert len(moved_by) > 5
