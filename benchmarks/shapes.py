@@ -259,6 +259,11 @@ def main() -> None:
         default=TOKEN_PIXELS,
         help="the grid, in pixels, `snapped` stills' sprites stand on (a token's side by default)",
     )
+    parser.add_argument(
+        "--ceilings",
+        action="store_true",
+        help="train nothing: judge each run's own first stills, decoded as they are trained on",
+    )
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     if args.heads <= 0:
@@ -268,9 +273,17 @@ def main() -> None:
             parser.error("--heads widens a fresh transformer; the shipped one keeps its width")
         if args.patch != TOKEN_CELLS:
             parser.error("--patch sets a fresh transformer's tokens; the shipped one keeps its patch")
+    if args.ceilings and any(run.startswith("world:") for run in args.runs):
+        parser.error("--ceilings: the world's stills hold any subjects, not one each in turn")
     torch.set_num_threads(args.threads)
     pipe = get_preset("world").build()
     vae = pipe.vae.float()
+    if args.ceilings:
+        print(f"subject named right in each place's first {JUDGED} stills, decoded\n")
+        print("| place | stills decoded |\n| --- | --- |")
+        for place in dict.fromkeys(run.split(":")[0] for run in args.runs):
+            print(f"| {place} | {100 * ceiling(pipe, stills(place, vae, args.snap)):.1f} % |", flush=True)
+        return
     chance = 100 / len(SUBJECTS)
     print(f"subject named right in {JUDGED} stills drawn from noise (chance {chance:.1f} %)", end="")
     print(f", each run's peak learning rate {args.rate:g}", end="")

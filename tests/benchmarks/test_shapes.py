@@ -76,6 +76,7 @@ def test_the_judged_prompts_name_the_subject_they_are_judged_on():
         (["--patch", "1", "--runs", "one:fresh", "world:shipped"], "the shipped one keeps its patch"),
         (["--patch", "3"], "argument --patch: invalid choice: 3"),
         (["--snap", "5"], "argument --snap: invalid choice: 5"),
+        (["--ceilings", "--runs", "one:fresh", "world:fresh"], "the world's stills hold any subjects"),
     ],
 )
 def test_a_shape_no_run_can_take_is_refused_before_anything_trains(arguments: list[str], error: str):
@@ -116,3 +117,15 @@ def test_shifted_stills_are_drawn_on_the_cells_and_moved_the_rest_of_the_way_to_
         assert abs(xs.min() + across - exact_xs.min()) <= 1.5 and abs(ys.min() + down - exact_ys.min()) <= 1.5
         moved_by.add((round(down), round(across)))
     assert len(moved_by) > 5
+
+
+def test_the_ceiling_judges_each_still_decoded_against_its_own_subject():
+    from benchmarks.shapes import ceiling
+    from generation.presets import get_preset
+    from generation.training.transformer import Latents
+
+    pipe = get_preset("world").build()
+    data = stills("one", pipe.vae.float())
+    assert ceiling(pipe, data) > 0.5  # the shipped VAE keeps most subjects nameable
+    others = Latents(data.x0.roll(1, 0), data.masks, data.captions, data.continuation)
+    assert ceiling(pipe, others) < 0.2  # each still judged against the subject after its own
