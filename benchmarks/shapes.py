@@ -2,7 +2,7 @@
 
     python -m benchmarks.shapes [--runs one:fresh anywhere:fresh snapped:fresh shifted:fresh world:fresh
         world:shipped]
-        [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--patch 2] [--snap 16] [--threads 2]
+        [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--patch 2] [--snap 16] [--threads 2] [--ceilings]
 
 Trained on clips, the default model draws a subject's setting, motion and colours but rarely a shape the
 judge can name (docs/model.md). This takes video out of the question: a still is one frame, one latent frame
@@ -26,7 +26,9 @@ start:
   latent cells a token side) or `shipped` (the default model's).
 After each run of `--steps` (each warms up and ends annealed, as the stage's runs do) the run's model draws
 JUDGED stills from pure noise in the preset's 8 steps and the judge names their subject: a run that has
-learned the shapes names it far above chance (1 in 24).
+learned the shapes names it far above chance (1 in 24). Before it trains, a run prints how many of its own
+first stills, decoded as they are trained on, the judge names: the most it could score (`--ceilings` prints
+only those).
 """
 
 from __future__ import annotations
