@@ -215,6 +215,8 @@ def main() -> None:
         "--charts", type=Path, default=charts.CHARTS_DIR, help="where generation.png is drawn"
     )
     args = parser.parse_args()
+    if args.patch and args.preset != "world":
+        parser.error("--patch compares the default model's transformer: use it with --preset world")
     if args.threads:
         torch.set_num_threads(args.threads)
     default_size = (768, 512) if args.preset == "ltx" else (512, 288)
@@ -252,8 +254,6 @@ def main() -> None:
 
 
 def compare_patch(preset: Preset, args: argparse.Namespace) -> None:
-    if preset.name != "world":
-        raise SystemExit("--patch compares the default model's transformer: use it with --preset world")
     shipped = preset.build()
     patch = shipped.transformer.config.patch_size
     renderers = {
