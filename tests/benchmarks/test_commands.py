@@ -10,32 +10,27 @@ import pytest
 from tests.helpers.processes import ROOT, subprocess_env
 
 
+def generation_benchmark(
+    *options: str, module: str = "benchmarks.generation"
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", module, *options],
+        cwd=ROOT,
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+
+
 @pytest.mark.slow
 def test_the_owners_ltx_command_runs_the_generation_benchmark():
     # The CPU smoke run docs/benchmarks.md gives for `generation.bench --preset ltx --random-weights`.
     smoke = ["--device", "cpu", "--size", "64x64", "--frames", "8", "--layers", "2", "--threads", "1"]
-    result = subprocess.run(
-        [sys.executable, "-m", "generation.bench", "--preset", "ltx", "--random-weights", *smoke],
-        cwd=ROOT,
-        env=subprocess_env(),
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    result = generation_benchmark("--preset", "ltx", "--random-weights", *smoke, module="generation.bench")
     assert result.returncode == 0, result.stderr[-3000:]
     assert "ltx smoke on cpu: transformer" in result.stdout and "2 blocks" in result.stdout
     assert "rendered (8, 64, 64, 3)" in result.stdout
-
-
-def generation_benchmark(*options: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "benchmarks.generation", *options],
-        cwd=ROOT,
-        env=subprocess_env(),
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
 
 
 @pytest.mark.slow
