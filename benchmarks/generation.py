@@ -281,9 +281,9 @@ def repatched(pipe: Any, cells: int) -> Any:
         "the fresh transformer's depth is the shipped one's"
     )
     # A new pipeline, not an assignment: the pipeline reads its transformer's patch when it is made.
-    repatched = type(pipe)(**{**pipe.components, "transformer": transformer.eval()})
-    repatched.set_progress_bar_config(disable=True)
-    return repatched
+    fresh = type(pipe)(**{**pipe.components, "transformer": transformer.eval()})
+    fresh.set_progress_bar_config(disable=True)
+    return fresh
 
 
 def draw_chart(

@@ -77,8 +77,9 @@ def one_place(name: str) -> Scene:
 
 
 def placed(place: str, index: int) -> tuple[Scene, int]:
-    """The index-th still of place `one`, `anywhere` or `snapped`: (its scene, the frame of the scene's clip
-    drawn). Subjects take turns; an `anywhere` or `snapped` subject crosses the sky, seen at any moment."""
+    """The index-th still of place `one`, `anywhere`, `snapped` or `shifted`: (its scene, the frame of the
+    scene's clip drawn). Subjects take turns; everywhere but `one`, the subject crosses the sky, seen at any
+    moment."""
     name = SUBJECTS[index % len(SUBJECTS)].name
     if place == "one":
         return one_place(name), 0
@@ -187,21 +188,25 @@ def judged_prompts(place: str) -> list[tuple[str, str]]:
     return [(captions_of(scene, rng, 1)[0], scene.subjects[0]) for scene in scenes]
 
 
+def named(pipe: Any, latents: torch.Tensor) -> str:
+    """The subject the judge names in a still's (1, C, 1, h, w) latents, decoded by `pipe`'s VAE."""
+    from generation.presets import decode_with_vae
+    from generation.world.judge import subject_scores
+
+    scores = subject_scores(decode_with_vae(pipe, latents, WIDTH, HEIGHT).numpy())
+    return max(scores, key=lambda subject: scores[subject])
+
+
 @torch.no_grad()
 def ceiling(pipe: Any, data: Latents) -> float:
     """The share of a place's first JUDGED stills, decoded as they are trained on, whose subject the judge
     names: what a run that draws them exactly would score (stills of `one`, `anywhere`, `snapped` and
     `shifted` take their subjects in turns)."""
-    from generation.presets import decode_with_vae
-    from generation.world.judge import subject_scores
-
     count = min(JUDGED, len(data.x0))
-    right = 0
-    for index in range(count):
-        scores = subject_scores(
-            decode_with_vae(pipe, data.x0[index : index + 1].float(), WIDTH, HEIGHT).numpy()
-        )
-        right += max(scores, key=lambda subject: scores[subject]) == SUBJECTS[index % len(SUBJECTS)].name
+    right = sum(
+        named(pipe, data.x0[index : index + 1].float()) == SUBJECTS[index % len(SUBJECTS)].name
+        for index in range(count)
+    )
     return right / count
 
 
@@ -209,10 +214,8 @@ def ceiling(pipe: Any, data: Latents) -> float:
 def named_share(trainer: Trainer, pipe: Any, place: str) -> float:
     """The share of JUDGED stills drawn from noise whose subject the judge names as prompted."""
     from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
-    from generation.presets import decode_with_vae
     from generation.training.schedule import sampling_timesteps
     from generation.training.transformer import video_coords
-    from generation.world.judge import subject_scores
 
     trainer.transformer.eval(), trainer.text_encoder.eval()
     f, h, w = trainer.data.x0.shape[2:]
@@ -226,9 +229,7 @@ def named_share(trainer: Trainer, pipe: Any, place: str) -> float:
         for now, after in itertools.pairwise(sigmas):
             timestep = torch.full(x.shape[:2], now * 1000)
             x = x + (after - now) * velocity(trainer.transformer, x, prompt, timestep, coords)
-        latents = Pipeline._unpack_latents(x, f, h, w, trainer.cells, 1)
-        scores = subject_scores(decode_with_vae(pipe, latents, WIDTH, HEIGHT).numpy())
-        right += max(scores, key=lambda subject: scores[subject]) == name
+        right += named(pipe, Pipeline._unpack_latents(x, f, h, w, trainer.cells, 1)) == name
     trainer.transformer.train(), trainer.text_encoder.train()
     return right / JUDGED
 
