@@ -3,6 +3,7 @@
     python -m benchmarks.shapes [--runs one:fresh anywhere:fresh snapped:fresh shifted:fresh world:fresh
         world:shipped]
         [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--patch 2] [--snap 16] [--threads 2] [--ceilings]
+        [--vae FOLDER]
 
 Trained on clips, the default model draws a subject's setting, motion and colours but rarely a shape the
 judge can name (docs/model.md). This takes video out of the question: a still is one frame, one latent frame
@@ -28,7 +29,8 @@ After each run of `--steps` (each warms up and ends annealed, as the stage's run
 JUDGED stills from pure noise in the preset's 8 steps and the judge names their subject: a run that has
 learned the shapes names it far above chance (1 in 24). Before it trains, a run prints how many of its own
 first stills, decoded as they are trained on, the judge names: the most it could score (`--ceilings` prints
-only those).
+only those). The stills are encoded and decoded by the shipped VAE, or by the one in `--vae`'s folder (a
+model folder holding `vae/`, such as benchmarks.shifts writes).
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ from generation.training.transformer import (
     prompt_embeddings,
     velocity,
 )
+from generation.training.vae import moved
 from generation.world.clips import Scene
 from generation.world.vocabulary import SUBJECTS
 
@@ -113,18 +116,6 @@ def snapped(
     composite(frame, mask, name, Pose(x, y, p.size, p.angle))
     rest = (corner(p.y, HEIGHT) - corner(y, HEIGHT), corner(p.x, WIDTH) - corner(x, WIDTH))
     return frame[None], mask[None], rest
-
-
-def moved(grid: torch.Tensor, down: float, across: float) -> torch.Tensor:
-    """(..., h, w) values moved `down` and `across` cells, each at most one, by interpolating between each
-    cell and its neighbour on the side the values come from (the edge's cells repeated past it)."""
-    for axis, by in ((-2, down), (-1, across)):
-        if by:
-            size = grid.shape[axis]
-            source = torch.arange(size) - (1 if by > 0 else -1)
-            neighbour = grid.index_select(axis, source.clamp(0, size - 1))
-            grid = (1 - abs(by)) * grid + abs(by) * neighbour
-    return grid
 
 
 def captions_of(scene: Scene, rng: np.random.Generator, count: int) -> list[str]:
@@ -236,7 +227,7 @@ def named_share(trainer: Trainer, pipe: Any, place: str) -> float:
 
 def main() -> None:
     from generation.presets import get_preset
-    from generation.training.__main__ import shipped
+    from generation.training.__main__ import fits, shipped, shipped_vae
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", nargs="+", default=["one:fresh", "world:fresh", "world:shipped"])
@@ -267,6 +258,11 @@ def main() -> None:
         action="store_true",
         help="train nothing: judge each run's own first stills, decoded as they are trained on",
     )
+    parser.add_argument(
+        "--vae",
+        type=Path,
+        help="a model folder whose vae/ encodes and decodes the stills (by default the shipped one)",
+    )
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     if args.heads <= 0:
@@ -278,8 +274,12 @@ def main() -> None:
             parser.error("--patch sets a fresh transformer's tokens; the shipped one keeps its patch")
     if args.ceilings and any(run.startswith("world:") for run in args.runs):
         parser.error("--ceilings: the world's stills hold any subjects, not one each in turn")
+    if args.vae is not None and not fits("vae", args.vae):
+        parser.error(f"--vae: {args.vae} holds no VAE of today's architecture (generation/training)")
     torch.set_num_threads(args.threads)
     pipe = get_preset("world").build()
+    if args.vae is not None:
+        pipe.vae = shipped_vae(args.vae).to(pipe.vae.dtype)
     vae = pipe.vae.float()
     if args.ceilings:
         print(f"subject named right in each place's first {JUDGED} stills, decoded\n")

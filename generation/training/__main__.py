@@ -36,15 +36,9 @@ ROWS = ("ground", "vae", "backdrop", "random", "generated")
 DIAGNOSTICS = ("blurred", "denoised", "swapped")  # rows judged only when asked for by name
 
 
-def export_vae(vae: Any) -> None:
-    from generation.training.architecture import build_transformer
-    from generation.training.folder import (
-        pin_log_variance,
-        record_steps,
-        save_part,
-        set_latent_statistics,
-        write_vocabulary,
-    )
+def finish_vae(vae: Any) -> Any:
+    """A trained VAE as the pipeline samples it: the log-variance pinned, the latents' statistics filled."""
+    from generation.training.folder import pin_log_variance, set_latent_statistics
     from generation.training.samples import frames_of, random_scene
 
     rng = np.random.default_rng(7)
@@ -54,7 +48,14 @@ def export_vae(vae: Any) -> None:
     ]
     pin_log_variance(vae)
     set_latent_statistics(vae, clips)
-    save_part(vae, "vae")
+    return vae
+
+
+def export_vae(vae: Any) -> None:
+    from generation.training.architecture import build_transformer
+    from generation.training.folder import record_steps, save_part, write_vocabulary
+
+    save_part(finish_vae(vae), "vae")
     write_vocabulary()
     if not fits("transformer", but="num_layers"):
         # A new latent space (VAE_CONFIG changed): the shipped transformer cannot even read it. The folder

@@ -135,13 +135,19 @@ class VaeNotReady(SystemExit):
     """The transformer stage's refusal: latents that lose the subject would teach it to draw blobs."""
 
 
-def check_vae(vae: Any, count: int = GATE_PROMPTS) -> float:
-    """The share of held-out prompts whose reconstruction the judge names the subject of (the evaluation's
-    "VAE reconstructions" subject figure); raises VaeNotReady below IDENTITY_GATE."""
+def reconstructions_judged(vae: Any, count: int = GATE_PROMPTS) -> Row:
+    """The evaluation's "VAE reconstructions" row over the first `count` held-out prompts."""
     row = Row()
     run = reconstruction(vae)
     for case in cases(count):
         row.add(run(case), case.scene)
+    return row
+
+
+def check_vae(vae: Any, count: int = GATE_PROMPTS) -> float:
+    """The share of held-out prompts whose reconstruction the judge names the subject of (the evaluation's
+    "VAE reconstructions" subject figure); raises VaeNotReady below IDENTITY_GATE."""
+    row = reconstructions_judged(vae, count)
     share = row.subject / max(1, row.n)
     if share < IDENTITY_GATE:
         raise VaeNotReady(

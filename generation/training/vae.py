@@ -4,7 +4,9 @@ Two kinds of batch take turns: single frames (cheap, where spatial detail is lea
 reads a lone frame as a clip of one) and short clips cropped around the subject (where motion inside a latent
 frame is learned). The loss leans on the subject's pixels and edges, because a backdrop is easy and a sprite
 is what the crowd asked for; a plain L1/L2 loss returns sprites as blobs. An identity probe beside it asks
-the latent to say plainly which subject each cell holds.
+the latent to say plainly which subject each cell holds. With `shifts`, each batch also comes cropped a few
+pixels further on, and the latents must move with it: a sprite that moves by less than a latent cell must
+move its latents smoothly, by interpolation, rather than rewrite them (docs/model.md, What is next).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from generation.training.architecture import HEIGHT, LATENT_CHANNELS, WIDTH, build_vae
+from generation.training.architecture import HEIGHT, LATENT_CHANNELS, SPATIAL, WIDTH, build_vae
 from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
 from generation.training.dataset import latent_mask
 from generation.training.precision import mixed_precision, training_device
@@ -35,6 +37,7 @@ CROP = (64, 96)
 SUBJECT_WEIGHT = 6.0
 EDGE_WEIGHT = 1.0
 IDENTITY_WEIGHT = 0.2  # the probe's cross-entropy (about 3.2 untrained) beside a reconstruction loss near 1
+SHIFT_WEIGHT = 1.0  # shifted crops' latents against the moved latents, in the latents' standard deviations
 COVERED, UNCOVERED = 0.3, 0.0  # a latent cell is the subject's above this share of it, backdrop at none
 BACKDROP = len(SUBJECTS)  # the probe's class for a cell with no subject in it
 IGNORED = -100  # cross_entropy's ignore_index: partly covered cells, and a pair's cells
@@ -52,32 +55,64 @@ class Batch:
         return Batch(*(t.to(device) for t in (self.video, self.mask, self.cells, self.subject)))
 
 
+@dataclass
+class Shifted:
+    """A batch's frames cropped `by` (down, across) latent cells further on: their content moved that far."""
+
+    batch: Batch
+    by: tuple[float, float]
+
+    def to(self, device: torch.device) -> Shifted:
+        return Shifted(self.batch.to(device), self.by)
+
+
 def frame_batch(rng: np.random.Generator) -> Batch:
-    return _cropped_batch(rng, FRAME_BATCH, 1)
+    return _cropped_batch(rng, FRAME_BATCH, 1)[0]
 
 
 def clip_batch(rng: np.random.Generator) -> Batch:
-    return _cropped_batch(rng, CLIP_BATCH, CLIP_LEN)
+    return _cropped_batch(rng, CLIP_BATCH, CLIP_LEN)[0]
 
 
-def _cropped_batch(rng: np.random.Generator, size: int, length: int) -> Batch:
-    # Crops, mostly around the subject: a convolution learns the same from a crop as from the whole frame,
-    # and the subject is where the detail is; the backdrop around it comes along for free.
-    clips, masks, subjects = [], [], []
+def shifted_batch(rng: np.random.Generator, length: int) -> tuple[Batch, Shifted]:
+    """Frames or clips (`length` 1 or CLIP_LEN) and the same cropped up to half a latent cell further on."""
+    down, across = (int(v) for v in rng.integers(-SPATIAL // 2, SPATIAL // 2 + 1, size=2))
+    size = FRAME_BATCH if length == 1 else CLIP_BATCH
+    batch, moved_batch = _cropped_batch(rng, size, length, (down, across))
+    return batch, Shifted(moved_batch, (down / SPATIAL, across / SPATIAL))
+
+
+def _cropped_batch(
+    rng: np.random.Generator, size: int, length: int, shift: tuple[int, int] = (0, 0)
+) -> tuple[Batch, Batch]:
+    """Crops, and the same crops' content moved `shift` (down, across) pixels (so taken that much up and
+    left of them). Mostly around the subject: a convolution learns the same from a crop as from the whole
+    frame, and the subject is where the detail is; the backdrop around it comes along for free."""
+    crops: tuple[list[np.ndarray], ...] = ([], [], [], [])  # frames, masks, then moved frames, masks
+    subjects = []
     for _ in range(size):
         scene = random_scene(rng)
         frames, mask = frames_of(scene, length, int(rng.integers(0, 90 - length)))
-        y, x = _crop_origin(mask, rng)
-        clips.append(frames[:, y : y + CROP[0], x : x + CROP[1]])
-        masks.append(mask[:, y : y + CROP[0], x : x + CROP[1]])
+        y, x = _crop_origin(mask, rng, shift)
+        for (top, left), (into_frames, into_masks) in (
+            ((y, x), crops[:2]),
+            ((y - shift[0], x - shift[1]), crops[2:]),
+        ):
+            into_frames.append(frames[:, top : top + CROP[0], left : left + CROP[1]])
+            into_masks.append(mask[:, top : top + CROP[0], left : left + CROP[1]])
         subjects.append(_INDEX[scene.subjects[0]] if len(scene.subjects) == 1 else -1)
+    return _batch(crops[0], crops[1], subjects), _batch(crops[2], crops[3], subjects)
+
+
+def _batch(clips: list[np.ndarray], masks: list[np.ndarray], subjects: list[int]) -> Batch:
     # (B, F, H, W, 3) -> (B, 3, F, H, W); masks (B, F, H, W) -> (B, 1, F, H, W)
     video = torch.from_numpy(np.stack(clips)).permute(0, 4, 1, 2, 3).contiguous()
     cells = torch.from_numpy(np.stack([latent_mask(m) for m in masks]))
     return Batch(video, torch.from_numpy(np.stack(masks)).unsqueeze(1), cells, torch.tensor(subjects))
 
 
-def _crop_origin(mask: np.ndarray, rng: np.random.Generator) -> tuple[int, int]:
+def _crop_origin(mask: np.ndarray, rng: np.random.Generator, shift: tuple[int, int]) -> tuple[int, int]:
+    """A crop's top-left corner, where the crop `shift` pixels up and left of it fits in the frame too."""
     ys, xs = np.nonzero(mask.max(axis=0) > 0.5)
     if len(ys) and rng.random() < 0.8:  # mostly around the subject
         cy, cx = int(ys.mean()), int(xs.mean())
@@ -85,7 +120,21 @@ def _crop_origin(mask: np.ndarray, rng: np.random.Generator) -> tuple[int, int]:
         x = cx - CROP[1] // 2 + int(rng.integers(-16, 17))
     else:
         y, x = int(rng.integers(0, HEIGHT - CROP[0] + 1)), int(rng.integers(0, WIDTH - CROP[1] + 1))
-    return int(np.clip(y, 0, HEIGHT - CROP[0])), int(np.clip(x, 0, WIDTH - CROP[1]))
+    (down, across) = shift
+    y = np.clip(y, max(0, down), HEIGHT - CROP[0] + min(0, down))
+    x = np.clip(x, max(0, across), WIDTH - CROP[1] + min(0, across))
+    return int(y), int(x)
+
+
+def moved(grid: torch.Tensor, down: float, across: float) -> torch.Tensor:
+    """(..., h, w) values moved `down` and `across` cells, each at most one, by interpolating between each
+    cell and its neighbour on the side the values come from (the edge's cells repeated past it)."""
+    for axis, by in ((-2, down), (-1, across)):
+        if by:
+            size = grid.shape[axis]
+            source = (torch.arange(size, device=grid.device) - (1 if by > 0 else -1)).clamp(0, size - 1)
+            grid = (1 - abs(by)) * grid + abs(by) * grid.index_select(axis, source)
+    return grid
 
 
 def identity_probe(channels: int = LATENT_CHANNELS) -> torch.nn.Module:
@@ -109,8 +158,10 @@ def cell_targets(batch: Batch) -> torch.Tensor:
 
 
 def reconstruction_loss(
-    vae: Any, batch: Batch, probe: torch.nn.Module | None = None
+    vae: Any, batch: Batch, probe: torch.nn.Module | None = None, shifted: Shifted | None = None
 ) -> tuple[torch.Tensor, dict[str, float]]:
+    """The batch through the VAE and back; with `shifted`, also its latents moved `shifted.by` by
+    interpolation, decoded and held to the shifted crops, and the shifted crops' own latents held to them."""
     # The mode, not a sample: the encoder's one log-variance channel starts near 0, so sampled latents would
     # carry unit noise and the decoder would learn the blurred mean. The export pins that channel instead.
     video, mask = batch.video, batch.mask
@@ -118,7 +169,42 @@ def reconstruction_loss(
         with torch.set_grad_enabled(vae.encoder.training):
             latents = vae.encode(video).latent_dist.mode()
         out = vae.decode(latents).sample
-    latents, out = latents.float(), out.float()
+    latents = latents.float()
+    loss, l1, subject = _pixel_loss(out.float(), video, mask)
+    parts = {"l1": l1, "subject_l1": subject}
+    if probe is not None:
+        targets = cell_targets(batch)
+        identity = F.cross_entropy(probe(latents), targets, ignore_index=IGNORED)
+        loss = loss + IDENTITY_WEIGHT * identity
+        parts["identity"] = identity
+    if shifted is not None:
+        target = moved(latents, *shifted.by)
+        with mixed_precision(video.device):
+            encoded = vae.encode(shifted.batch.video).latent_dist.mode()
+            out = vae.decode(target).sample
+        # Cells and pixels at the crop's edge see content the other crop does not hold: left out. The
+        # subject's cells weigh as its pixels do.
+        inner = (..., slice(1, -1), slice(1, -1))
+        error = (encoded.float() - target).abs().mean(dim=1)[inner] / latents.detach().std()
+        cells = shifted.batch.cells[inner]
+        equivariance = (error * (1 + SUBJECT_WEIGHT * cells)).mean()
+        pixels = (..., slice(SPATIAL, -SPATIAL), slice(SPATIAL, -SPATIAL))
+        drawn, _, subject = _pixel_loss(
+            out.float()[pixels], shifted.batch.video[pixels], shifted.batch.mask[pixels]
+        )
+        loss = loss + drawn + SHIFT_WEIGHT * equivariance
+        parts |= {
+            "moved_subject_l1": subject,
+            "equivariance": equivariance,
+            "subject_equivariance": (error * cells).sum() / cells.sum().clamp(min=1e-6),
+        }
+    return loss, {k: v.detach().item() for k, v in parts.items()}
+
+
+def _pixel_loss(
+    out: torch.Tensor, video: torch.Tensor, mask: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(the loss, its L1, the subject's L1): L1 + L2 + an edge term, leaning on the subject's pixels."""
     weight = 1 + SUBJECT_WEIGHT * F.max_pool3d(mask, (1, 5, 5), stride=1, padding=(0, 2, 2))
     l1 = ((out - video).abs() * weight).mean()
     l2 = (((out - video) ** 2) * weight).mean()
@@ -129,15 +215,8 @@ def reconstruction_loss(
         ).mean()
         for d in (3, 4)
     )
-    loss = l1 + l2 + EDGE_WEIGHT * edges
     subject = ((out - video).abs() * mask).sum() / mask.sum().clamp(min=1)
-    parts = {"l1": l1, "subject_l1": subject}
-    if probe is not None:
-        targets = cell_targets(batch)
-        identity = F.cross_entropy(probe(latents), targets, ignore_index=IGNORED)
-        loss = loss + IDENTITY_WEIGHT * identity
-        parts["identity"] = identity
-    return loss, {k: v.detach().item() for k, v in parts.items()}
+    return l1 + l2 + EDGE_WEIGHT * edges, l1, subject
 
 
 def train(
@@ -148,9 +227,11 @@ def train(
     max_steps: int = 10**9,
     decoder_only: bool = False,
     first_step: int = 0,
+    shifts: bool = False,
 ) -> tuple[Any, int]:
     """Train the VAE (from `start_from`, or new; a checkpoint, when there is one, wins over both). With
-    `decoder_only`, the latent space stays exactly as it is while the pictures it decodes to sharpen.
+    `decoder_only`, the latent space stays exactly as it is while the pictures it decodes to sharpen; with
+    `shifts`, its latents learn to move with what they show (reconstruction_loss).
     It trains on training_device() (batches are drawn on the CPU) and comes back on the CPU."""
     torch.set_num_threads(threads)
     torch.manual_seed(SEED)
@@ -175,11 +256,17 @@ def train(
     while time.monotonic() < deadline and not stop.is_set() and step < max_steps:
         # Half the batches are clips: every latent frame after the first sums up eight frames, and that
         # is what a rendered clip is made of.
-        batch = (clip_batch(rng) if step % 2 else frame_batch(rng)).to(device)
+        shifted = None
+        if shifts:
+            batch, shifted = shifted_batch(rng, CLIP_LEN if step % 2 else 1)
+            shifted = shifted.to(device)
+        else:
+            batch = clip_batch(rng) if step % 2 else frame_batch(rng)
+        batch = batch.to(device)
         progress = run_progress(started, minutes, step - first, max_steps - first)
         for group in opt.param_groups:
             group["lr"] = learning_rate(LEARNING_RATE, step - first, progress)
-        loss, parts = reconstruction_loss(vae, batch, probe)
+        loss, parts = reconstruction_loss(vae, batch, probe, shifted)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(trained, 1.0)

@@ -52,3 +52,22 @@ def test_the_patch_comparison_renders_the_shipped_transformer_beside_one_of_one_
 
     refused = generation_benchmark("--patch", "1", "--preset", "tiny")
     assert refused.returncode != 0 and "--patch compares the default model's transformer" in refused.stderr
+
+
+def test_the_shift_benchmark_refuses_to_judge_before_it_has_trained_and_judges_the_shipped_vae(tmp_path):
+    refused = subprocess.run(
+        [sys.executable, "-m", "benchmarks.shifts", "--minutes", "0", "--threads", "1"],
+        cwd=ROOT,
+        env={**subprocess_env(), "VAR_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert refused.returncode != 0 and "no VAE trained on shifted crops" in refused.stderr
+
+    from benchmarks.shifts import moving
+    from generation.training.__main__ import shipped_vae
+
+    off, moved_decoded, reconstructed = moving(shipped_vae(), 1)
+    assert off > 0  # the shipped encoder was never asked to move its latents with the picture
+    assert moved_decoded > reconstructed  # nor its decoder to draw moved latents as the moved sprite

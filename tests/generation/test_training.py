@@ -49,6 +49,60 @@ def test_a_few_vae_steps_on_one_batch_lower_its_loss():
     assert np.mean(losses[-5:]) < 0.9 * np.mean(losses[:5])
 
 
+def test_moved_latents_interpolate_toward_the_side_they_move_to():
+    grid = torch.zeros(2, 1, 4, 5)
+    grid[:, :, 1, 2] = 1.0
+    right = stage1.moved(grid, 0.0, 0.25)
+    assert right[0, 0, 1, 2] == pytest.approx(0.75) and right[0, 0, 1, 3] == pytest.approx(0.25)
+    up = stage1.moved(grid, -0.5, 0.0)
+    assert up[1, 0, 1, 2] == pytest.approx(0.5) and up[1, 0, 0, 2] == pytest.approx(0.5)
+    assert torch.equal(
+        stage1.moved(grid, 1.0, 0.0)[..., 2, :], grid[..., 1, :]
+    )  # a whole cell: the row below
+    assert stage1.moved(grid, 0.3, -0.7).sum().item() == pytest.approx(2.0)  # nothing lost inside the frame
+
+
+def shifted_frames(monkeypatch) -> tuple[stage1.Batch, stage1.Shifted]:
+    """A small batch of frames and the same moved down and left, then right: both ways, both axes."""
+    monkeypatch.setattr(stage1, "FRAME_BATCH", 2)
+    rng = np.random.default_rng(3)
+    while True:
+        batch, shifted = stage1.shifted_batch(rng, 1)
+        if all(shifted.by):
+            return batch, shifted
+
+
+def test_a_shifted_crop_holds_the_same_frames_moved_by_its_shift(monkeypatch):
+    batch, shifted = shifted_frames(monkeypatch)
+    down, across = (round(by * SPATIAL) for by in shifted.by)
+    assert abs(down) <= SPATIAL // 2 and abs(across) <= SPATIAL // 2
+
+    def overlap(video: torch.Tensor, moved_by: tuple[int, int]) -> torch.Tensor:
+        (dy, dx), (h, w) = moved_by, video.shape[-2:]
+        return video[..., max(0, dy) : h + min(0, dy), max(0, dx) : w + min(0, dx)]
+
+    assert torch.equal(overlap(shifted.batch.video, (down, across)), overlap(batch.video, (-down, -across)))
+    assert torch.equal(overlap(shifted.batch.mask, (down, across)), overlap(batch.mask, (-down, -across)))
+    assert not torch.equal(shifted.batch.video, batch.video)
+
+
+def test_a_few_vae_steps_on_shifted_crops_move_the_latents_with_the_picture(monkeypatch):
+    torch.manual_seed(0)
+    vae = build_vae().train()
+    opt = torch.optim.Adam(vae.parameters(), lr=stage1.LEARNING_RATE)
+    batch, shifted = shifted_frames(monkeypatch)
+    errors, drawn = [], []
+    for _ in range(30):
+        loss, parts = stage1.reconstruction_loss(vae, batch, shifted=shifted)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        errors.append(parts["equivariance"])
+        drawn.append(parts["moved_subject_l1"])
+    assert np.mean(errors[-5:]) < 0.8 * np.mean(errors[:5])
+    assert np.mean(drawn[-5:]) < 0.95 * np.mean(drawn[:5])
+
+
 def small_latents(count: int = 4) -> Latents:
     g = torch.Generator().manual_seed(0)
     return Latents(

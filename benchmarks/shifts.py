@@ -1,0 +1,87 @@
+"""Whether the VAE's latents move with what they show: the shipped VAE beside one trained on shifted crops.
+
+    python -m benchmarks.shifts [--minutes 50] [--threads 2] [--batches 16] [--prompts 36]
+
+The transformer learns a subject's shape slowly because a sprite falls on the latent cells in many ways
+(docs/model.md, What is next): moved by less than a cell, the shipped encoder writes other latents, not the
+same ones moved. This goes on training the shipped VAE for `--minutes` with the VAE stage's loss plus its
+`shifts` terms (generation/training/vae.py: each batch also cropped up to half a cell further on, its latents
+held to the first crop's moved by interpolation, and those decoded held to the shifted pixels), resumable from
+var/training/shifted-vae.pt, and writes it as a model folder's part to var/training/shifted/vae (for
+`benchmarks.shapes --vae`). Then, for both VAEs, on `--batches` unseen shifted batches (frames and clips in
+turn): how far the shifted crop's latents are from the first crop's moved, on the subject's cells (in the
+latents' standard deviations; 0 is moving with the picture), and the subject's L1 error (0 to 2 a channel)
+where those moved latents are decoded, beside its error where the first crop is reconstructed; and the
+evaluation's reconstruction row on `--prompts` held-out prompts, which must not fall.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+VAR = Path(os.environ.get("VAR_DIR", "var")) / "training"
+FOLDER = VAR / "shifted"
+
+
+@torch.no_grad()
+def moving(vae: Any, batches: int) -> list[float]:
+    """The subject's latents' error from moving with the picture, its L1 error where the moved latents are
+    decoded and where the unmoved ones are, averaged over unseen shifted batches."""
+    from generation.training.vae import CLIP_LEN, reconstruction_loss, shifted_batch
+
+    rng = np.random.default_rng(123)  # the training runs draw from SEED + step, small numbers
+    judged = ("subject_equivariance", "moved_subject_l1", "subject_l1")
+    found: list[list[float]] = [[] for _ in judged]
+    for k in range(batches):
+        batch, shifted = shifted_batch(rng, CLIP_LEN if k % 2 else 1)
+        _, parts = reconstruction_loss(vae, batch, shifted=shifted)
+        for into, name in zip(found, judged, strict=True):
+            into.append(parts[name])
+    return [float(np.mean(values)) for values in found]
+
+
+def main() -> None:
+    from generation.training.__main__ import finish_vae, shipped_vae
+    from generation.training.evaluate import reconstructions_judged
+    from generation.training.folder import save_part
+    from generation.training.vae import train
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=50, help="training on shifted crops (0: judge only)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--batches", type=int, default=16, help="unseen shifted batches judged")
+    parser.add_argument("--prompts", type=int, default=36, help="held-out prompts reconstructed and judged")
+    args = parser.parse_args()
+    if args.minutes < 0 or args.batches <= 0 or args.prompts <= 0:
+        parser.error("--minutes must be 0 or more, --batches and --prompts above 0")
+    torch.set_num_threads(args.threads)
+    if args.minutes:
+        vae, steps = train(args.minutes, VAR / "shifted-vae.pt", args.threads, shipped_vae(), shifts=True)
+        save_part(finish_vae(vae), "vae", FOLDER)
+        print(f"trained on shifted crops to step {steps:,}: {FOLDER / 'vae'}", flush=True)
+    if not (FOLDER / "vae").exists():
+        raise SystemExit(f"no VAE trained on shifted crops in {FOLDER}: run with --minutes above 0 first")
+    print(
+        f"\n{args.batches} unseen shifted batches; "
+        f"the evaluation's reconstruction row on {args.prompts} held-out prompts\n"
+    )
+    print(
+        "| VAE | subject's latents off the moved ones (std) | subject L1, moved latents decoded | "
+        "subject L1, reconstructed | setting | subject | motion | visible |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for name, folder in (("shipped", None), ("trained on shifted crops", FOLDER)):
+        vae = shipped_vae() if folder is None else shipped_vae(folder)
+        figures = " | ".join(f"{value:.3f}" for value in moving(vae, args.batches))
+        row = reconstructions_judged(vae, args.prompts)
+        print(f"| {name} | {figures} | " + " | ".join(row.cells()) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
