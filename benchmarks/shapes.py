@@ -279,7 +279,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     pipe = get_preset("world").build()
     if args.vae is not None:
-        pipe.vae = shipped_vae(args.vae).to(pipe.vae.dtype)
+        pipe.vae = shipped_vae(args.vae)
     vae = pipe.vae.float()
     if args.ceilings:
         print(f"subject named right in each place's first {JUDGED} stills, decoded\n")

@@ -18,14 +18,13 @@ evaluation's reconstruction row on `--prompts` held-out prompts, which must not 
 from __future__ import annotations
 
 import argparse
-import os
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
-VAR = Path(os.environ.get("VAR_DIR", "var")) / "training"
+from generation.training.__main__ import VAR
+
 FOLDER = VAR / "shifted"
 
 

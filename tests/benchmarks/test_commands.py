@@ -69,5 +69,7 @@ def test_the_shift_benchmark_refuses_to_judge_before_it_has_trained_and_judges_t
     from generation.training.__main__ import shipped_vae
 
     off, moved_decoded, reconstructed = moving(shipped_vae(), 1)
-    assert off > 0  # the shipped encoder was never asked to move its latents with the picture
+    # The shipped encoder was never asked to move its latents with the picture: its subject's latents lie
+    # about 0.3 standard deviations from the moved ones, where 50 minutes on shifted crops reach 0.06.
+    assert off > 0.15
     assert moved_decoded > reconstructed  # nor its decoder to draw moved latents as the moved sprite
