@@ -1,18 +1,19 @@
 """Whether the VAE's latents move with what they show: the shipped VAE beside one trained on shifted crops.
 
-    python -m benchmarks.shifts [--minutes 50] [--threads 2] [--batches 16] [--prompts 36]
+    python -m benchmarks.shifts [--minutes 50] [--rate 5e-4] [--threads 2] [--batches 16] [--prompts 36]
 
 The transformer learns a subject's shape slowly because a sprite falls on the latent cells in many ways
 (docs/model.md, What is next): moved by less than a cell, the shipped encoder writes other latents, not the
 same ones moved. This goes on training the shipped VAE for `--minutes` with the VAE stage's loss plus its
-`shifts` terms (generation/training/vae.py: each batch also cropped up to half a cell further on, its latents
-held to the first crop's moved by interpolation, and those decoded held to the shifted pixels), resumable from
-var/training/shifted-vae.pt, and writes it as a model folder's part to var/training/shifted/vae (for
-`benchmarks.shapes --vae`). Then, for both VAEs, on `--batches` unseen shifted batches (frames and clips in
-turn): how far the shifted crop's latents are from the first crop's moved, on the subject's cells (in the
-latents' standard deviations; 0 is moving with the picture), and the subject's L1 error (0 to 2 a channel)
-where those moved latents are decoded, beside its error where the first crop is reconstructed; and the
-evaluation's reconstruction row on `--prompts` held-out prompts, which must not fall.
+`shifts` terms at a peak rate of `--rate` (generation/training/vae.py: each batch also cropped up to half a
+cell further on, its latents held to the first crop's moved by interpolation, and those decoded held to the
+shifted pixels), resumable from var/training/shifted-vae.pt, and writes it as a model folder's part to
+var/training/shifted/vae (for `benchmarks.shapes --vae`). Then, for both VAEs, on `--batches` unseen
+shifted batches (frames and clips in turn): how far the shifted crop's latents are from the first crop's
+moved, on the subject's cells (in the latents' standard deviations; 0 is moving with the picture), and the
+subject's L1 error (0 to 2 a channel) where those moved latents are decoded, beside its error where the
+first crop is reconstructed; and the evaluation's reconstruction row on `--prompts` held-out prompts,
+which must not fall.
 """
 
 from __future__ import annotations
@@ -49,19 +50,22 @@ def main() -> None:
     from generation.training.__main__ import finish_vae, shipped_vae
     from generation.training.evaluate import reconstructions_judged
     from generation.training.folder import save_part
-    from generation.training.vae import train
+    from generation.training.vae import LEARNING_RATE, train
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=50, help="training on shifted crops (0: judge only)")
+    parser.add_argument("--rate", type=float, default=LEARNING_RATE, help="peak learning rate of the run")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--batches", type=int, default=16, help="unseen shifted batches judged")
     parser.add_argument("--prompts", type=int, default=36, help="held-out prompts reconstructed and judged")
     args = parser.parse_args()
-    if args.minutes < 0 or args.batches <= 0 or args.prompts <= 0:
-        parser.error("--minutes must be 0 or more, --batches and --prompts above 0")
+    if args.minutes < 0 or args.rate <= 0 or args.batches <= 0 or args.prompts <= 0:
+        parser.error("--minutes must be 0 or more, --rate, --batches and --prompts above 0")
     torch.set_num_threads(args.threads)
     if args.minutes:
-        vae, steps = train(args.minutes, VAR / "shifted-vae.pt", args.threads, shipped_vae(), shifts=True)
+        vae, steps = train(
+            args.minutes, VAR / "shifted-vae.pt", args.threads, shipped_vae(), shifts=True, rate=args.rate
+        )
         save_part(finish_vae(vae), "vae", FOLDER)
         print(f"trained on shifted crops to step {steps:,}: {FOLDER / 'vae'}", flush=True)
     if not (FOLDER / "vae").exists():

@@ -228,10 +228,12 @@ def train(
     decoder_only: bool = False,
     first_step: int = 0,
     shifts: bool = False,
+    rate: float = LEARNING_RATE,
 ) -> tuple[Any, int]:
     """Train the VAE (from `start_from`, or new; a checkpoint, when there is one, wins over both). With
     `decoder_only`, the latent space stays exactly as it is while the pictures it decodes to sharpen; with
-    `shifts`, its latents learn to move with what they show (reconstruction_loss).
+    `shifts`, its latents learn to move with what they show (reconstruction_loss). `rate` is the run's peak
+    learning rate: a run that goes on from trained weights may want less than a run from nothing.
     It trains on training_device() (batches are drawn on the CPU) and comes back on the CPU."""
     torch.set_num_threads(threads)
     torch.manual_seed(SEED)
@@ -243,7 +245,7 @@ def train(
         vae.encoder.eval().requires_grad_(False)
     modules = torch.nn.ModuleDict({"vae": vae, **({"probe": probe} if probe is not None else {})}).to(device)
     trained = [p for p in modules.parameters() if p.requires_grad]
-    opt = torch.optim.AdamW(trained, lr=LEARNING_RATE, betas=(0.9, 0.99), weight_decay=0.0)
+    opt = torch.optim.AdamW(trained, lr=rate, betas=(0.9, 0.99), weight_decay=0.0)
     state = load_checkpoint(checkpoint, modules, opt)
     step = state.get("step", first_step)
     rng = np.random.default_rng(SEED + step)  # a resumed run draws new samples, not the same ones again
@@ -265,7 +267,7 @@ def train(
         batch = batch.to(device)
         progress = run_progress(started, minutes, step - first, max_steps - first)
         for group in opt.param_groups:
-            group["lr"] = learning_rate(LEARNING_RATE, step - first, progress)
+            group["lr"] = learning_rate(rate, step - first, progress)
         loss, parts = reconstruction_loss(vae, batch, probe, shifted)
         opt.zero_grad(set_to_none=True)
         loss.backward()

@@ -54,7 +54,7 @@ def test_the_patch_comparison_renders_the_shipped_transformer_beside_one_of_one_
     assert refused.returncode != 0 and "--patch compares the default model's transformer" in refused.stderr
 
 
-def test_the_shift_benchmark_refuses_to_judge_before_it_has_trained_and_judges_the_shipped_vae(tmp_path):
+def test_the_shift_benchmark_refuses_no_rate_and_judging_before_training_and_judges_the_shipped_vae(tmp_path):
     refused = subprocess.run(
         [sys.executable, "-m", "benchmarks.shifts", "--minutes", "0", "--threads", "1"],
         cwd=ROOT,
@@ -64,6 +64,15 @@ def test_the_shift_benchmark_refuses_to_judge_before_it_has_trained_and_judges_t
         timeout=120,
     )
     assert refused.returncode != 0 and "no VAE trained on shifted crops" in refused.stderr
+    still = subprocess.run(
+        [sys.executable, "-m", "benchmarks.shifts", "--rate", "0"],
+        cwd=ROOT,
+        env={**subprocess_env(), "VAR_DIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert still.returncode == 2 and "--rate, --batches and --prompts above 0" in still.stderr
 
     from benchmarks.shifts import moving
     from generation.training.__main__ import shipped_vae
