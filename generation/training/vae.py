@@ -37,7 +37,8 @@ CROP = (64, 96)
 SUBJECT_WEIGHT = 6.0
 EDGE_WEIGHT = 1.0
 IDENTITY_WEIGHT = 0.2  # the probe's cross-entropy (about 3.2 untrained) beside a reconstruction loss near 1
-SHIFT_WEIGHT = 1.0  # shifted crops' latents against the moved latents, in the latents' standard deviations
+SHIFT_WEIGHT = 1.0  # shifted crops' latents against the moved latents, in the latents' standard deviations,
+# beside the moved latents' decode against the shifted pixels
 COVERED, UNCOVERED = 0.3, 0.0  # a latent cell is the subject's above this share of it, backdrop at none
 BACKDROP = len(SUBJECTS)  # the probe's class for a cell with no subject in it
 IGNORED = -100  # cross_entropy's ignore_index: partly covered cells, and a pair's cells
@@ -158,10 +159,15 @@ def cell_targets(batch: Batch) -> torch.Tensor:
 
 
 def reconstruction_loss(
-    vae: Any, batch: Batch, probe: torch.nn.Module | None = None, shifted: Shifted | None = None
+    vae: Any,
+    batch: Batch,
+    probe: torch.nn.Module | None = None,
+    shifted: Shifted | None = None,
+    shift_weight: float = 1.0,
 ) -> tuple[torch.Tensor, dict[str, float]]:
     """The batch through the VAE and back; with `shifted`, also its latents moved `shifted.by` by
-    interpolation, decoded and held to the shifted crops, and the shifted crops' own latents held to them."""
+    interpolation, decoded and held to the shifted crops, and the shifted crops' own latents held to them,
+    those two terms weighing `shift_weight` beside the reconstruction."""
     # The mode, not a sample: the encoder's one log-variance channel starts near 0, so sampled latents would
     # carry unit noise and the decoder would learn the blurred mean. The export pins that channel instead.
     video, mask = batch.video, batch.mask
@@ -192,7 +198,7 @@ def reconstruction_loss(
         drawn, _, subject = _pixel_loss(
             out.float()[pixels], shifted.batch.video[pixels], shifted.batch.mask[pixels]
         )
-        loss = loss + drawn + SHIFT_WEIGHT * equivariance
+        loss = loss + shift_weight * (drawn + SHIFT_WEIGHT * equivariance)
         parts |= {
             "moved_subject_l1": subject,
             "equivariance": equivariance,
@@ -227,12 +233,13 @@ def train(
     max_steps: int = 10**9,
     decoder_only: bool = False,
     first_step: int = 0,
-    shifts: bool = False,
+    shifts: float = 0.0,
     rate: float = LEARNING_RATE,
 ) -> tuple[Any, int]:
     """Train the VAE (from `start_from`, or new; a checkpoint, when there is one, wins over both). With
     `decoder_only`, the latent space stays exactly as it is while the pictures it decodes to sharpen; with
-    `shifts`, its latents learn to move with what they show (reconstruction_loss). `rate` is the run's peak
+    `shifts` above 0, its latents learn to move with what they show, that much beside the reconstruction
+    (reconstruction_loss's `shift_weight`). `rate` is the run's peak
     learning rate: a run that goes on from trained weights may want less than a run from nothing.
     It trains on training_device() (batches are drawn on the CPU) and comes back on the CPU."""
     torch.set_num_threads(threads)
@@ -259,7 +266,7 @@ def train(
         # Half the batches are clips: every latent frame after the first sums up eight frames, and that
         # is what a rendered clip is made of.
         shifted = None
-        if shifts:
+        if shifts > 0:
             batch, shifted = shifted_batch(rng, CLIP_LEN if step % 2 else 1)
             shifted = shifted.to(device)
         else:
@@ -268,7 +275,7 @@ def train(
         progress = run_progress(started, minutes, step - first, max_steps - first)
         for group in opt.param_groups:
             group["lr"] = learning_rate(rate, step - first, progress)
-        loss, parts = reconstruction_loss(vae, batch, probe, shifted)
+        loss, parts = reconstruction_loss(vae, batch, probe, shifted, shifts)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(trained, 1.0)

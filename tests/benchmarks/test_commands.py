@@ -72,7 +72,7 @@ def test_the_shift_benchmark_refuses_no_rate_and_judging_before_training_and_jud
         text=True,
         timeout=120,
     )
-    assert still.returncode == 2 and "--rate, --batches and --prompts above 0" in still.stderr
+    assert still.returncode == 2 and "--rate, --weight, --batches and --prompts above 0" in still.stderr
 
     from benchmarks.shifts import moving
     from generation.training.__main__ import shipped_vae

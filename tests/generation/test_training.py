@@ -103,6 +103,20 @@ def test_a_few_vae_steps_on_shifted_crops_move_the_latents_with_the_picture(monk
     assert np.mean(drawn[-5:]) < 0.95 * np.mean(drawn[:5])
 
 
+@torch.no_grad()
+def test_the_shift_terms_weigh_what_they_are_given_beside_the_reconstruction(monkeypatch):
+    torch.manual_seed(0)
+    vae = build_vae().eval()
+    batch, shifted = shifted_frames(monkeypatch)
+    alone, _ = stage1.reconstruction_loss(vae, batch)
+    weighed = {
+        w: stage1.reconstruction_loss(vae, batch, shifted=shifted, shift_weight=w)[0] for w in (0, 1, 2)
+    }
+    assert torch.allclose(weighed[0], alone)
+    assert weighed[1] > alone
+    assert torch.allclose(weighed[2] - alone, 2 * (weighed[1] - alone), rtol=1e-4)
+
+
 def small_latents(count: int = 4) -> Latents:
     g = torch.Generator().manual_seed(0)
     return Latents(
