@@ -37,8 +37,7 @@ CROP = (64, 96)
 SUBJECT_WEIGHT = 6.0
 EDGE_WEIGHT = 1.0
 IDENTITY_WEIGHT = 0.2  # the probe's cross-entropy (about 3.2 untrained) beside a reconstruction loss near 1
-SHIFT_WEIGHT = 1.0  # shifted crops' latents against the moved latents, in the latents' standard deviations,
-# beside the moved latents' decode against the shifted pixels
+SHIFT_WEIGHT = 1.0  # shifted crops' latents off the moved ones (in the latents' std), beside the moved decode
 COVERED, UNCOVERED = 0.3, 0.0  # a latent cell is the subject's above this share of it, backdrop at none
 BACKDROP = len(SUBJECTS)  # the probe's class for a cell with no subject in it
 IGNORED = -100  # cross_entropy's ignore_index: partly covered cells, and a pair's cells
@@ -239,8 +238,8 @@ def train(
     """Train the VAE (from `start_from`, or new; a checkpoint, when there is one, wins over both). With
     `decoder_only`, the latent space stays exactly as it is while the pictures it decodes to sharpen; with
     `shifts` above 0, its latents learn to move with what they show, that much beside the reconstruction
-    (reconstruction_loss's `shift_weight`). `rate` is the run's peak
-    learning rate: a run that goes on from trained weights may want less than a run from nothing.
+    (reconstruction_loss's `shift_weight`). `rate` is the run's peak learning rate: a run that goes on from
+    trained weights may want less than a run from nothing.
     It trains on training_device() (batches are drawn on the CPU) and comes back on the CPU."""
     torch.set_num_threads(threads)
     torch.manual_seed(SEED)

@@ -54,7 +54,7 @@ def test_the_patch_comparison_renders_the_shipped_transformer_beside_one_of_one_
     assert refused.returncode != 0 and "--patch compares the default model's transformer" in refused.stderr
 
 
-def test_the_shift_benchmark_refuses_no_rate_and_judging_before_training_and_judges_the_shipped_vae(tmp_path):
+def test_the_shift_benchmark_refuses_a_zero_rate_and_judging_untrained_and_judges_the_shipped_vae(tmp_path):
     refused = subprocess.run(
         [sys.executable, "-m", "benchmarks.shifts", "--minutes", "0", "--threads", "1"],
         cwd=ROOT,
