@@ -9,13 +9,13 @@ same ones moved. This goes on training the shipped VAE for `--minutes` with the 
 `shifts` terms, weighing `--weight` beside the reconstruction, at a peak rate of `--rate`
 (generation/training/vae.py: each batch also cropped up to half a cell further on, its latents held to the
 first crop's moved by interpolation, and those decoded held to the shifted pixels), resumable from
-var/training/shifted-vae.pt (delete it to start again from the shipped VAE, as a run at another `--weight` or
-`--rate` should), and writes it as a model folder's part to var/training/shifted/vae (for `benchmarks.shapes
---vae`). Then, for both VAEs, on `--batches` unseen shifted batches (frames and clips in turn): how far the
-shifted crop's latents are from the first crop's moved, on the subject's cells (in the latents' standard
-deviations; 0 is moving with the picture), and the subject's L1 error (0 to 2 a channel) where those moved
-latents are decoded, beside its error where the first crop is reconstructed; and the evaluation's
-reconstruction row on `--prompts` held-out prompts, which must not fall.
+var/training/shifted-vae.pt (a run at another `--weight` is refused until it is moved aside; one at another
+`--rate` goes on from it), and writes it as a model folder's part to var/training/shifted/vae (for
+`benchmarks.shapes --vae`). Then, for both VAEs, on `--batches` unseen shifted batches (frames and clips in
+turn): how far the shifted crop's latents are from the first crop's moved, on the subject's cells (in the
+latents' standard deviations; 0 is moving with the picture), and the subject's L1 error (0 to 2 a channel)
+where those moved latents are decoded, beside its error where the first crop is reconstructed; and the
+evaluation's reconstruction row on `--prompts` held-out prompts, which must not fall.
 """
 
 from __future__ import annotations

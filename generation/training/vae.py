@@ -22,7 +22,7 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from generation.training.architecture import HEIGHT, LATENT_CHANNELS, SPATIAL, WIDTH, build_vae
-from generation.training.checkpoints import load_checkpoint, save_checkpoint, stop_requested
+from generation.training.checkpoints import StaleCheckpoint, load_checkpoint, save_checkpoint, stop_requested
 from generation.training.dataset import latent_mask
 from generation.training.precision import mixed_precision, training_device
 from generation.training.samples import frames_of, random_scene
@@ -253,6 +253,11 @@ def train(
     trained = [p for p in modules.parameters() if p.requires_grad]
     opt = torch.optim.AdamW(trained, lr=rate, betas=(0.9, 0.99), weight_decay=0.0)
     state = load_checkpoint(checkpoint, modules, opt)
+    if state and state.get("shifts", 0.0) != shifts:  # another weight is another objective, not more of it
+        raise StaleCheckpoint(
+            f"{checkpoint} was trained with the shift terms at {state.get('shifts', 0.0)}, not {shifts}: "
+            "move it aside to start this run afresh"
+        )
     step = state.get("step", first_step)
     rng = np.random.default_rng(SEED + step)  # a resumed run draws new samples, not the same ones again
     started, first = time.monotonic(), step
@@ -286,8 +291,8 @@ def train(
         if step % 25 == 0:
             bar.set_postfix({k: f"{v:.4f}" for k, v in ema.items()})
         if time.monotonic() - last_save > 180:
-            save_checkpoint(checkpoint, modules, opt, step=step, ema=ema)
+            save_checkpoint(checkpoint, modules, opt, step=step, ema=ema, shifts=shifts)
             last_save = time.monotonic()
-    save_checkpoint(checkpoint, modules, opt, step=step, ema=ema)
+    save_checkpoint(checkpoint, modules, opt, step=step, ema=ema, shifts=shifts)
     bar.close()
     return vae.cpu().eval(), step

@@ -117,6 +117,17 @@ def test_the_shift_terms_weigh_what_they_are_given_beside_the_reconstruction(mon
     assert torch.allclose(weighed[2] - alone, 2 * (weighed[1] - alone), rtol=1e-4)
 
 
+def test_a_vae_run_refuses_to_resume_a_checkpoint_trained_at_another_shift_weight(monkeypatch, tmp_path):
+    monkeypatch.setattr(stage1, "FRAME_BATCH", 2)
+    checkpoint = tmp_path / "vae.pt"
+    _, steps = stage1.train(1, checkpoint, threads=1, max_steps=1, shifts=0.25)
+    assert steps == 1
+    with pytest.raises(StaleCheckpoint, match=r"shift terms at 0\.25, not 0\.0"):
+        stage1.train(1, checkpoint, threads=1, max_steps=2)
+    _, steps = stage1.train(1, checkpoint, threads=1, max_steps=2, shifts=0.25)
+    assert steps == 2  # the same weight goes on where it stopped
+
+
 def small_latents(count: int = 4) -> Latents:
     g = torch.Generator().manual_seed(0)
     return Latents(
