@@ -50,6 +50,7 @@ def moving(vae: Any, batches: int) -> list[float]:
 
 def main() -> None:
     from generation.training.__main__ import finish_vae, shipped_vae
+    from generation.training.architecture import MODEL_DIR
     from generation.training.evaluate import reconstructions_judged
     from generation.training.folder import save_part
     from generation.training.vae import LEARNING_RATE, train
@@ -87,8 +88,8 @@ def main() -> None:
         "subject L1, reconstructed | setting | subject | motion | visible |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for name, folder in (("shipped", None), ("trained on shifted crops", FOLDER)):
-        vae = shipped_vae() if folder is None else shipped_vae(folder)
+    for name, folder in (("shipped", MODEL_DIR), ("trained on shifted crops", FOLDER)):
+        vae = shipped_vae(folder)
         figures = " | ".join(f"{value:.3f}" for value in moving(vae, args.batches))
         row = reconstructions_judged(vae, args.prompts)
         print(f"| {name} | {figures} | " + " | ".join(row.cells()) + " |", flush=True)

@@ -67,41 +67,40 @@ class Shifted:
 
 
 def frame_batch(rng: np.random.Generator) -> Batch:
-    return _cropped_batch(rng, FRAME_BATCH, 1)[0]
+    return _cropped_batches(rng, FRAME_BATCH, 1)[0]
 
 
 def clip_batch(rng: np.random.Generator) -> Batch:
-    return _cropped_batch(rng, CLIP_BATCH, CLIP_LEN)[0]
+    return _cropped_batches(rng, CLIP_BATCH, CLIP_LEN)[0]
 
 
 def shifted_batch(rng: np.random.Generator, length: int) -> tuple[Batch, Shifted]:
     """Frames or clips (`length` 1 or CLIP_LEN) and the same cropped up to half a latent cell further on."""
     down, across = (int(v) for v in rng.integers(-SPATIAL // 2, SPATIAL // 2 + 1, size=2))
     size = FRAME_BATCH if length == 1 else CLIP_BATCH
-    batch, moved_batch = _cropped_batch(rng, size, length, (down, across))
+    batch, moved_batch = _cropped_batches(rng, size, length, (down, across))
     return batch, Shifted(moved_batch, (down / SPATIAL, across / SPATIAL))
 
 
-def _cropped_batch(
-    rng: np.random.Generator, size: int, length: int, shift: tuple[int, int] = (0, 0)
-) -> tuple[Batch, Batch]:
-    """Crops, and the same crops' content moved `shift` (down, across) pixels (so taken that much up and
-    left of them). Mostly around the subject: a convolution learns the same from a crop as from the whole
-    frame, and the subject is where the detail is; the backdrop around it comes along for free."""
-    crops: tuple[list[np.ndarray], ...] = ([], [], [], [])  # frames, masks, then moved frames, masks
+def _cropped_batches(
+    rng: np.random.Generator, size: int, length: int, shift: tuple[int, int] | None = None
+) -> list[Batch]:
+    """Crops, and with `shift` the same crops' content moved that far (down, across pixels; so taken that
+    much up and left of them). Mostly around the subject: a convolution learns the same from a crop as from
+    the whole frame, and the subject is where the detail is; the backdrop around it comes along for free."""
+    offsets = [(0, 0)] if shift is None else [(0, 0), shift]
+    crops: list[tuple[list[np.ndarray], list[np.ndarray]]] = [([], []) for _ in offsets]  # frames, masks
     subjects = []
     for _ in range(size):
         scene = random_scene(rng)
         frames, mask = frames_of(scene, length, int(rng.integers(0, 90 - length)))
-        y, x = _crop_origin(mask, rng, shift)
-        for (top, left), (into_frames, into_masks) in (
-            ((y, x), crops[:2]),
-            ((y - shift[0], x - shift[1]), crops[2:]),
-        ):
+        y, x = _crop_origin(mask, rng, shift or (0, 0))
+        for (down, across), (into_frames, into_masks) in zip(offsets, crops, strict=True):
+            top, left = y - down, x - across
             into_frames.append(frames[:, top : top + CROP[0], left : left + CROP[1]])
             into_masks.append(mask[:, top : top + CROP[0], left : left + CROP[1]])
         subjects.append(_INDEX[scene.subjects[0]] if len(scene.subjects) == 1 else -1)
-    return _batch(crops[0], crops[1], subjects), _batch(crops[2], crops[3], subjects)
+    return [_batch(clips, masks, subjects) for clips, masks in crops]
 
 
 def _batch(clips: list[np.ndarray], masks: list[np.ndarray], subjects: list[int]) -> Batch:
