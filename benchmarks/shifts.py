@@ -1,11 +1,12 @@
 """Whether the VAE's latents move with what they show: the shipped VAE beside one trained on shifted crops.
 
-    python -m benchmarks.shifts [--minutes 50] [--rate 5e-4] [--weight 1] [--threads 2] [--batches 16]
-        [--prompts 36]
+    python -m benchmarks.shifts [--minutes 50] [--steps N] [--rate 5e-4] [--weight 1] [--threads 2]
+        [--batches 16] [--prompts 36]
 
 The transformer learns a subject's shape slowly because a sprite falls on the latent cells in many ways
 (docs/model.md, What is next): moved by less than a cell, the shipped encoder writes other latents, not the
-same ones moved. This goes on training the shipped VAE for `--minutes` with the VAE stage's loss plus its
+same ones moved. This goes on training the shipped VAE for `--minutes` (or `--steps`, whichever ends first:
+a run's length in steps is the same on every machine, in minutes it is not) with the VAE stage's loss plus its
 `shifts` terms, weighing `--weight` beside the reconstruction, at a peak rate of `--rate`
 (generation/training/vae.py: each batch also cropped up to half a cell further on, its latents held to the
 first crop's moved by interpolation, and those decoded held to the shifted pixels), resumable from
@@ -57,14 +58,15 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=50, help="training on shifted crops (0: judge only)")
+    parser.add_argument("--steps", type=int, default=10**9, help="stop training at this step")
     parser.add_argument("--rate", type=float, default=LEARNING_RATE, help="peak learning rate of the run")
     parser.add_argument("--weight", type=float, default=1.0, help="the shift terms beside the reconstruction")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--batches", type=int, default=16, help="unseen shifted batches judged")
     parser.add_argument("--prompts", type=int, default=36, help="held-out prompts reconstructed and judged")
     args = parser.parse_args()
-    if args.minutes < 0 or min(args.rate, args.weight, args.batches, args.prompts) <= 0:
-        parser.error("--minutes must be 0 or more, --rate, --weight, --batches and --prompts above 0")
+    if args.minutes < 0 or min(args.steps, args.rate, args.weight, args.batches, args.prompts) <= 0:
+        parser.error("--minutes must be 0 or more; --steps, --rate, --weight, --batches, --prompts above 0")
     torch.set_num_threads(args.threads)
     if args.minutes:
         vae, steps = train(
@@ -72,6 +74,7 @@ def main() -> None:
             VAR / "shifted-vae.pt",
             args.threads,
             shipped_vae(),
+            max_steps=args.steps,
             shifts=args.weight,
             rate=args.rate,
         )

@@ -192,6 +192,12 @@ def main() -> None:
         "--rate", type=float, help="transformer: the run's peak learning rate (the stage's own by default)"
     )
     parser.add_argument(
+        "--shifts",
+        type=float,
+        default=0.0,
+        help="vae: the weight of the terms that teach its latents to move with the picture (0: none)",
+    )
+    parser.add_argument(
         "--layers",
         type=int,
         default=TRANSFORMER_CONFIG["num_layers"],
@@ -230,6 +236,8 @@ def main() -> None:
         parser.error(f"--blur must be 0 or more pixels, not {args.blur:g}")
     if args.rate is not None and args.rate <= 0:
         parser.error(f"--rate must be above 0, not {args.rate:g}")
+    if args.shifts < 0:
+        parser.error(f"--shifts must be 0 or more, not {args.shifts:g}")
     torch.set_num_threads(args.threads)
     if args.stage in ("vae", "all"):
         from generation.training.folder import record_steps, recorded_steps
@@ -244,6 +252,7 @@ def main() -> None:
             start_from=shipped_part,
             max_steps=args.steps,
             first_step=recorded_steps("vae") if fresh else 0,
+            shifts=args.shifts,
         )
         export_vae(vae)
         record_steps("vae", done)

@@ -72,7 +72,7 @@ def test_the_shift_benchmark_refuses_a_zero_rate_and_judging_untrained_and_judge
         text=True,
         timeout=120,
     )
-    assert still.returncode == 2 and "--rate, --weight, --batches and --prompts above 0" in still.stderr
+    assert still.returncode == 2 and "--steps, --rate, --weight, --batches, --prompts above 0" in still.stderr
 
     from benchmarks.shifts import moving
     from generation.training.__main__ import shipped_vae

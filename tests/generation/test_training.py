@@ -402,6 +402,7 @@ def test_a_transformer_run_follows_the_schedule_from_where_the_last_one_stopped(
     ("arguments", "error"),
     [
         (["transformer", "--rate", "0"], "--rate must be above 0, not 0"),
+        (["vae", "--shifts", "-0.5"], "--shifts must be 0 or more, not -0.5"),
         (["evaluate", "--rows", "blurred", "--blur", "-1"], "--blur must be 0 or more pixels, not -1"),
     ],
 )
