@@ -1,5 +1,5 @@
 """python -m generation.training {vae,clips,transformer,decoder,evaluate,all} [--minutes N] [--threads N]
-    [--steps N] [--clips N] [--workers N] [--batch N] [--rate R] [--layers N] [--prompts N]
+    [--steps N] [--shifts W] [--clips N] [--workers N] [--batch N] [--rate R] [--layers N] [--prompts N]
     [--rows ground vae backdrop random generated blurred denoised swapped] [--guidance G] [--denoise N]
     [--noise S] [--blur PX]
 
@@ -189,7 +189,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="clips: processes that draw them")
     parser.add_argument("--batch", type=int, help="transformer: clips a step (8 on a CPU, 128 on a GPU)")
     parser.add_argument(
-        "--rate", type=float, help="transformer: the run's peak learning rate (the stage's own by default)"
+        "--rate",
+        type=float,
+        help="vae, transformer: the run's peak learning rate (the stage's own by default)",
     )
     parser.add_argument(
         "--shifts",
@@ -241,6 +243,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     if args.stage in ("vae", "all"):
         from generation.training.folder import record_steps, recorded_steps
+        from generation.training.vae import LEARNING_RATE as VAE_RATE
         from generation.training.vae import train
 
         shipped_part = None if (VAR / "vae.pt").exists() else shipped("vae")
@@ -253,6 +256,7 @@ def main() -> None:
             max_steps=args.steps,
             first_step=recorded_steps("vae") if fresh else 0,
             shifts=args.shifts,
+            rate=VAE_RATE if args.rate is None else args.rate,
         )
         export_vae(vae)
         record_steps("vae", done)
