@@ -1,7 +1,7 @@
 """How fast the transformer learns the subjects' shapes from the text, where a subject stands still.
 
     python -m benchmarks.shapes [--runs one:fresh anywhere:fresh snapped:fresh shifted:fresh world:fresh
-        world:shipped]
+        world:shipped world-snapped:shipped]
         [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--patch 2] [--snap 16] [--threads 2] [--ceilings]
         [--vae FOLDER]
 
@@ -23,6 +23,7 @@ start:
   latents, moved smoothly: whether that is learned as one way or as many;
 - place `world`: stills as the world draws them (dataset.draw_still: any training scene at a random moment,
   so any place, size, angle and setting), STILLS of them;
+- place `world-snapped`: the `world` stills with each sprite's top-left corner on the `--snap` grid;
 - start `fresh` (a new transformer and text encoder, `--heads` attention heads wide, reading `--patch`
   latent cells a token side) or `shipped` (the default model's).
 After each run of `--steps` (each warms up and ends annealed, as the stage's runs do) the run's model draws
@@ -73,6 +74,7 @@ STILLS = 720  # the world's stills: 30 a subject on average
 JUDGED = 48  # stills drawn and judged after each run
 CROSSINGS = ("left", "right", "up", "down")  # the ways an `anywhere` still's subject crosses the sky
 TOKEN_PIXELS = SPATIAL * TOKEN_CELLS  # the shipped transformer's token side, in pixels: 16
+WORLD = ("world", "world-snapped")  # places whose stills the world draws, any subjects in any scene
 
 
 def one_place(name: str) -> Scene:
@@ -94,28 +96,18 @@ def placed(place: str, index: int) -> tuple[Scene, int]:
 def snapped(
     scene: Scene, start: int, grid: int = TOKEN_PIXELS
 ) -> tuple[np.ndarray, np.ndarray, tuple[float, float]]:
-    """Frame `start` of a lone subject's scene, in [0, 1], with its mask, the sprite's top-left corner moved
-    to the nearest multiple of `grid` pixels; and how far it was moved back, (down, across) in pixels: where
+    """Frame `start` of a lone subject's scene, in [0, 1], with its mask, the sprite's top-left corner on
+    the nearest multiple of `grid` pixels; and how far it was moved back, (down, across) in pixels: where
     the scene puts the corner less where it is drawn."""
-    from generation.world.backdrops import Canvas, backdrop
-    from generation.world.clips import Pose, composite, sprite_side, subject_poses
+    from generation.training.samples import frames_of
+    from generation.world.clips import sprite_side, subject_poses
 
-    t = start / FPS
-    ((name, p),) = subject_poses(scene, start / (CLIP_FRAMES - 1), t)
+    ((_, p),) = subject_poses(scene, start / (CLIP_FRAMES - 1), start / FPS)
     side = sprite_side(p, HEIGHT)
-
-    def corner(centre: float, extent: int) -> float:
-        return centre * (extent - 1) - side / 2
-
-    def on_grid(centre: float, extent: int) -> float:
-        return (grid * round(corner(centre, extent) / grid) + side / 2) / (extent - 1)
-
-    frame = backdrop(scene.setting, Canvas(HEIGHT, WIDTH), t, scene.seed)
-    mask = np.zeros((HEIGHT, WIDTH), np.float32)
-    x, y = on_grid(p.x, WIDTH), on_grid(p.y, HEIGHT)
-    composite(frame, mask, name, Pose(x, y, p.size, p.angle))
-    rest = (corner(p.y, HEIGHT) - corner(y, HEIGHT), corner(p.x, WIDTH) - corner(x, WIDTH))
-    return frame[None], mask[None], rest
+    corners = (p.y * (HEIGHT - 1) - side / 2, p.x * (WIDTH - 1) - side / 2)
+    down, across = (corner - grid * round(corner / grid) for corner in corners)
+    drawn, mask = frames_of(scene, 1, start, grid=grid)
+    return (drawn + 1) / 2, mask, (down, across)
 
 
 def captions_of(scene: Scene, rng: np.random.Generator, count: int) -> list[str]:
@@ -145,12 +137,12 @@ def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS) -> Latents:
     x0, masks, captions = [], [], []
     rng = np.random.default_rng(0)
     for index in range(len(SUBJECTS) if place == "one" else STILLS):
-        if place == "world":
-            frames, mask, info = draw_still(index, seed=5)
+        rest = (0.0, 0.0)  # cells its latents move once encoded
+        if place in WORLD:
+            frames, mask, info = draw_still(index, seed=5, grid=snap if place == "world-snapped" else 1)
             texts = cast(list[str], info["captions"])
         else:
             scene, start = placed(place, index)
-            rest = (0.0, 0.0)  # cells its latents move once encoded
             if place == "snapped":
                 drawn, coverage, _ = snapped(scene, start, snap)
             elif place == "shifted":
@@ -171,7 +163,7 @@ def judged_prompts(place: str) -> list[tuple[str, str]]:
     """(prompt, subject) pairs the judge checks: every subject twice."""
     from generation.training.evaluate import cases
 
-    if place == "world":
+    if place in WORLD:
         return [(case.prompt, case.scene.subjects[0]) for case in cases(JUDGED)]
     rng = np.random.default_rng(1)
     first = 0 if place == "one" else STILLS  # crossings are judged past those trained on
@@ -251,7 +243,7 @@ def main() -> None:
         type=int,
         choices=(2, 4, SPATIAL, TOKEN_PIXELS),
         default=TOKEN_PIXELS,
-        help="the grid, in pixels, `snapped` stills' sprites stand on (a token's side by default)",
+        help="the grid, in pixels, `snapped` and `world-snapped` stills' sprites stand on (a token's side)",
     )
     parser.add_argument(
         "--ceilings",
@@ -272,7 +264,7 @@ def main() -> None:
             parser.error("--heads widens a fresh transformer; the shipped one keeps its width")
         if args.patch != TOKEN_CELLS:
             parser.error("--patch sets a fresh transformer's tokens; the shipped one keeps its patch")
-    if args.ceilings and any(run.startswith("world:") for run in args.runs):
+    if args.ceilings and any(run.split(":")[0] in WORLD for run in args.runs):
         parser.error("--ceilings: the world's stills hold any subjects, not one each in turn")
     if args.vae is not None and not fits("vae", args.vae):
         parser.error(f"--vae: {args.vae} holds no VAE of today's architecture (generation/training)")
@@ -299,7 +291,7 @@ def main() -> None:
     for run in args.runs:
         place, start = run.split(":")
         data = stills(place, vae, args.snap)
-        if place != "world":  # the world's stills hold any subjects, not one each in turn
+        if place not in WORLD:  # the world's stills hold any subjects, not one each in turn
             print(
                 f"{run}: its stills decoded: {100 * ceiling(pipe, data):.1f} %", file=sys.stderr, flush=True
             )

@@ -66,11 +66,12 @@ def draw_clip(index: int, seed: int) -> tuple[np.ndarray, np.ndarray, dict[str, 
     return drawn(frames, masks, text, scene, rng, continuation)
 
 
-def draw_still(index: int, seed: int) -> tuple[np.ndarray, np.ndarray, dict[str, object]]:
-    """One frame of a training scene at a random moment of its clip."""
+def draw_still(index: int, seed: int, grid: int = 1) -> tuple[np.ndarray, np.ndarray, dict[str, object]]:
+    """One frame of a training scene at a random moment of its clip, its sprites on a `grid` of pixels
+    (world.clips.draw)."""
     rng = np.random.default_rng([seed, index])
     text, scene = training_caption(rng)
-    frames, masks = frames_of(scene, 1, start=int(rng.integers(CLIP_FRAMES)))
+    frames, masks = frames_of(scene, 1, start=int(rng.integers(CLIP_FRAMES)), grid=grid)
     return drawn(frames, masks, text, scene, rng, continuation=False)
 
 

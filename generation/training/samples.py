@@ -66,8 +66,11 @@ def random_scene(rng: np.random.Generator) -> Scene:
 
 
 def frames_of(
-    scene: Scene, count: int, start: int = 0, height: int = HEIGHT, width: int = WIDTH
+    scene: Scene, count: int, start: int = 0, height: int = HEIGHT, width: int = WIDTH, grid: int = 1
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Frames start..start+count of the scene's clip (CLIP_FRAMES long at FPS), in [-1, 1], with masks."""
-    frames, masks = draw(scene, count, FPS, height, width, start=start, duration_frames=CLIP_FRAMES)
+    """Frames start..start+count of the scene's clip (CLIP_FRAMES long at FPS), in [-1, 1], with masks;
+    sprites on a `grid` of pixels (world.clips.draw)."""
+    frames, masks = draw(
+        scene, count, FPS, height, width, start=start, duration_frames=CLIP_FRAMES, grid=grid
+    )
     return frames * 2 - 1, masks

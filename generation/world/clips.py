@@ -91,12 +91,14 @@ def sprite_side(p: Pose, height: int) -> int:
     return max(4, round(p.size * height))
 
 
-def composite(frame: np.ndarray, mask: np.ndarray, name: str, p: Pose) -> None:
+def composite(frame: np.ndarray, mask: np.ndarray, name: str, p: Pose, grid: int = 1) -> None:
+    """Draw a subject in pose `p` onto the frame and its coverage into the mask, the sprite's top-left
+    corner on the nearest multiple of `grid` pixels."""
     h, w = frame.shape[:2]
     side = sprite_side(p, h)
     rgba = sprite(name, side, p.angle)
     cx, cy = p.x * (w - 1), p.y * (h - 1)
-    x0, y0 = round(cx - side / 2), round(cy - side / 2)
+    x0, y0 = grid * round((cx - side / 2) / grid), grid * round((cy - side / 2) / grid)
     fx0, fy0, fx1, fy1 = max(0, x0), max(0, y0), min(w, x0 + side), min(h, y0 + side)
     if fx0 >= fx1 or fy0 >= fy1:
         return
@@ -115,10 +117,14 @@ def draw(
     width: int,
     start: int = 0,
     duration_frames: int | None = None,
+    grid: int = 1,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Frames start..start+num_frames of the scene: ((F, H, W, 3) float32 in [0, 1], (F, H, W) subject mask).
 
-    `duration_frames` is the length the motion spans (the whole clip); it defaults to num_frames.
+    `duration_frames` is the length the motion spans (the whole clip); it defaults to num_frames. Above 1,
+    `grid` stands each sprite's top-left corner on a multiple of that many pixels: a moving subject steps
+    from square to square rather than gliding, and on a grid of the transformer's token side its pixels
+    fall on the tokens one way wherever it stands (docs/model.md measures what that buys the model).
     """
     canvas = Canvas(height, width)
     total = duration_frames or num_frames
@@ -129,7 +135,7 @@ def draw(
         t = index / fps
         frame = backdrop(scene.setting, canvas, t, scene.seed)
         for name, p in subject_poses(scene, index / max(1, total - 1), t):
-            composite(frame, masks[i], name, p)
+            composite(frame, masks[i], name, p, grid)
         frames[i] = frame
     return frames, masks
 

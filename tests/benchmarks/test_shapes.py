@@ -1,8 +1,5 @@
 """The shapes benchmark's stills and the prompts it judges: every subject, each named by its own prompt."""
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 import torch
@@ -11,6 +8,7 @@ from benchmarks.shapes import CROSSINGS, JUDGED, judged_prompts, placed, stills
 from generation.training.architecture import HEIGHT, LATENT_CHANNELS, SPATIAL, WIDTH, build_vae
 from generation.world.captions import scene_for
 from generation.world.vocabulary import SUBJECTS
+from tests.helpers.commands import refusal
 
 
 def test_one_place_holds_each_subject_once_on_the_same_sky_with_captions_that_name_it():
@@ -60,8 +58,20 @@ def test_snapped_stills_fall_on_their_grid_one_way_where_anywhere_stills_fall_ma
     assert len(offsets_in_a_cell("anywhere", subject, grid)) > 3
 
 
+def test_the_worlds_stills_are_the_same_scenes_on_or_off_the_grid(monkeypatch):
+    import benchmarks.shapes
+
+    torch.set_num_threads(1)
+    monkeypatch.setattr(benchmarks.shapes, "STILLS", 3)
+    vae = build_vae().eval()
+    world, snapped = stills("world", vae), stills("world-snapped", vae)
+    assert world.x0.shape == snapped.x0.shape == (3, LATENT_CHANNELS, 1, HEIGHT // SPATIAL, WIDTH // SPATIAL)
+    assert world.captions == snapped.captions and all(world.captions)
+    assert not torch.equal(world.x0, snapped.x0)  # the sprites moved onto the grid
+
+
 def test_the_judged_prompts_name_the_subject_they_are_judged_on():
-    for place in ("one", "anywhere", "snapped", "world"):
+    for place in ("one", "anywhere", "snapped", "world", "world-snapped"):
         prompts = judged_prompts(place)
         assert len(prompts) == JUDGED
         assert all(scene_for(text, 0).subjects[0] == subject for text, subject in prompts)
@@ -77,15 +87,14 @@ def test_the_judged_prompts_name_the_subject_they_are_judged_on():
         (["--patch", "3"], "argument --patch: invalid choice: 3"),
         (["--snap", "5"], "argument --snap: invalid choice: 5"),
         (["--ceilings", "--runs", "one:fresh", "world:fresh"], "the world's stills hold any subjects"),
+        (["--ceilings", "--runs", "world-snapped:fresh"], "the world's stills hold any subjects"),
         (["--vae", "docs"], "docs holds no VAE of today's architecture"),
     ],
 )
-def test_a_shape_no_run_can_take_is_refused_before_anything_trains(arguments: list[str], error: str):
-    run = subprocess.run(
-        [sys.executable, "-m", "benchmarks.shapes", *arguments], capture_output=True, text=True, timeout=120
-    )
-    assert run.returncode == 2
-    assert error in run.stderr
+def test_a_shape_no_run_can_take_is_refused_before_anything_trains(arguments: list[str], error: str, capsys):
+    from benchmarks.shapes import main
+
+    assert error in refusal(main, arguments, capsys)
 
 
 def test_shifted_stills_are_drawn_on_the_cells_and_moved_the_rest_of_the_way_to_where_anywhere_draws_them():

@@ -104,6 +104,20 @@ def test_frames_are_drawn_the_same_from_the_same_seed():
     assert np.array_equal(first, again) and not np.array_equal(first, other)
 
 
+@pytest.mark.parametrize("grid", [8, 16])
+def test_on_a_grid_a_crossing_subject_steps_from_square_to_square_and_the_judge_still_reads_it(grid: int):
+    scene = Scene(("fox",), "sky", "right", 4)
+    frames, masks = draw(scene, 80, FPS, HEIGHT, WIDTH, grid=grid)
+    glided, _ = draw(scene, 80, FPS, HEIGHT, WIDTH)
+    lefts = [int(np.nonzero(mask.any(axis=0))[0].min()) for mask in masks]
+    inside = [x for x in lefts if x > 0]  # a sprite the frame's left edge cuts starts at 0, not on its grid
+    assert inside and all(x % grid == 0 for x in inside)
+    assert len(set(lefts)) > 3  # it still crosses the sky, a square at a time
+    assert not np.array_equal(frames, glided)
+    verdict = judge(to_uint8(frames), "fox")
+    assert (verdict.subject, verdict.motion) == ("fox", "right") and verdict.visible >= 0.9
+
+
 def test_a_blurred_subject_keeps_its_backdrop_and_colours_and_loses_the_detail_the_judge_matches():
     from scipy.ndimage import maximum_filter
 
