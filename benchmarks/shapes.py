@@ -1,7 +1,7 @@
 """How fast the transformer learns the subjects' shapes from the text, where a subject stands still.
 
     python -m benchmarks.shapes [--runs one:fresh anywhere:fresh snapped:fresh shifted:fresh world:fresh
-        world:shipped world-snapped:shipped]
+        world:shipped world-snapped:shipped backdrops:fresh]
         [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--patch 2] [--snap 16] [--threads 2] [--ceilings]
         [--vae FOLDER]
 
@@ -16,6 +16,8 @@ start:
 - place `snapped`: the `anywhere` stills with each sprite's top-left corner moved to the nearest multiple
   of `--snap` pixels: at 16, a token's side, a subject falls on the tokens one way wherever it stands; at
   8, a latent cell's, on the cells one way;
+- place `backdrops`: the `snapped` stills, each on one of the world's settings (at random) where those
+  are all on the sky: whether the backdrops are what the world adds to one way on the tokens;
 - place `shifted`: the `anywhere` stills as a VAE whose latents move with its input would encode them: each
   sprite drawn with its corner on the nearest multiple of 8 pixels (a latent cell), its latents then moved
   the rest of the way, a fraction of a cell, by interpolating between neighbouring cells (the whole latent
@@ -67,7 +69,7 @@ from generation.training.transformer import (
 )
 from generation.training.vae import moved
 from generation.world.clips import Scene
-from generation.world.vocabulary import SUBJECTS
+from generation.world.vocabulary import SETTINGS, SUBJECTS
 
 STILL_BATCH = 24  # 1,440 tokens a step, a quarter of a CPU step on 8 clips
 STILLS = 720  # the world's stills: 30 a subject on average
@@ -82,15 +84,17 @@ def one_place(name: str) -> Scene:
 
 
 def placed(place: str, index: int) -> tuple[Scene, int]:
-    """The index-th still of place `one`, `anywhere`, `snapped` or `shifted`: (its scene, the frame of the
-    scene's clip drawn). Subjects take turns; everywhere but `one`, the subject crosses the sky, seen at any
-    moment."""
+    """The index-th still of place `one`, `anywhere`, `snapped`, `backdrops` or `shifted`: (its scene, the
+    frame of the scene's clip drawn). Subjects take turns; everywhere but `one`, the subject crosses the sky
+    (any setting, for `backdrops`), seen at any moment."""
     name = SUBJECTS[index % len(SUBJECTS)].name
     if place == "one":
         return one_place(name), 0
     rng = np.random.default_rng([7, index])
     motion = CROSSINGS[int(rng.integers(len(CROSSINGS)))]
-    return Scene((name,), "sky", motion, index), int(rng.integers(CLIP_FRAMES))
+    start = int(rng.integers(CLIP_FRAMES))
+    setting = SETTINGS[int(rng.integers(len(SETTINGS)))].name if place == "backdrops" else "sky"
+    return Scene((name,), setting, motion, index), start
 
 
 def snapped(
@@ -143,7 +147,7 @@ def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS) -> Latents:
             texts = cast(list[str], info["captions"])
         else:
             scene, start = placed(place, index)
-            if place == "snapped":
+            if place in ("snapped", "backdrops"):
                 drawn, coverage, _ = snapped(scene, start, snap)
             elif place == "shifted":
                 drawn, coverage, (down, across) = snapped(scene, start, SPATIAL)
@@ -183,8 +187,8 @@ def named(pipe: Any, latents: torch.Tensor) -> str:
 @torch.no_grad()
 def ceiling(pipe: Any, data: Latents) -> float:
     """The share of a place's first JUDGED stills, decoded as they are trained on, whose subject the judge
-    names: what a run that draws them exactly would score (stills of `one`, `anywhere`, `snapped` and
-    `shifted` take their subjects in turns)."""
+    names: what a run that draws them exactly would score (stills of every place but the world's take
+    their subjects in turns)."""
     count = min(JUDGED, len(data.x0))
     right = sum(
         named(pipe, data.x0[index : index + 1].float()) == SUBJECTS[index % len(SUBJECTS)].name
@@ -243,7 +247,7 @@ def main() -> None:
         type=int,
         choices=(2, 4, SPATIAL, TOKEN_PIXELS),
         default=TOKEN_PIXELS,
-        help="the grid, in pixels, `snapped` and `world-snapped` stills' sprites stand on (a token's side)",
+        help="the grid, in pixels, `snapped`, `backdrops` and `world-snapped` stills' sprites stand on",
     )
     parser.add_argument(
         "--ceilings",

@@ -36,6 +36,15 @@ def test_anywhere_stills_cross_the_sky_with_every_subject_at_many_places():
     assert len(places) >= 8
 
 
+def test_backdrops_stills_are_the_snapped_ones_on_the_worlds_settings():
+    snapped = [placed("snapped", index) for index in range(48)]
+    backdrops = [placed("backdrops", index) for index in range(48)]
+    assert [(scene.subjects, scene.motion, start) for scene, start in snapped] == [
+        (scene.subjects, scene.motion, start) for scene, start in backdrops
+    ]
+    assert len({scene.setting for scene, _ in backdrops}) >= 6
+
+
 def offsets_in_a_cell(place: str, subject: int, grid: int) -> set[tuple[int, int]]:
     """Where the subject-th subject's drawn pixels start inside a cell of `grid` pixels, over its first
     stills of `place` (`snapped` to that grid) that the frame does not cut."""
@@ -71,7 +80,7 @@ def test_the_worlds_stills_are_the_same_scenes_on_or_off_the_grid(monkeypatch):
 
 
 def test_the_judged_prompts_name_the_subject_they_are_judged_on():
-    for place in ("one", "anywhere", "snapped", "world", "world-snapped"):
+    for place in ("one", "anywhere", "snapped", "backdrops", "world", "world-snapped"):
         prompts = judged_prompts(place)
         assert len(prompts) == JUDGED
         assert all(scene_for(text, 0).subjects[0] == subject for text, subject in prompts)
