@@ -135,26 +135,23 @@ def encode(vae: Any, frames: np.ndarray) -> torch.Tensor:
 
 def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS) -> Latents:
     from generation.training.dataset import draw_still, latent_mask
-    from generation.training.samples import frames_of
     from generation.world.clips import to_uint8
 
     x0, masks, captions = [], [], []
     rng = np.random.default_rng(0)
+    # The pixels a sprite's top-left corner stands on (1: anywhere); a `shifted` sprite's latents are then
+    # moved the rest of the way, a fraction of a cell.
+    grid = {"snapped": snap, "backdrops": snap, "world-snapped": snap, "shifted": SPATIAL}.get(place, 1)
     for index in range(len(SUBJECTS) if place == "one" else STILLS):
         rest = (0.0, 0.0)  # cells its latents move once encoded
         if place in WORLD:
-            frames, mask, info = draw_still(index, seed=5, grid=snap if place == "world-snapped" else 1)
+            frames, mask, info = draw_still(index, seed=5, grid=grid)
             texts = cast(list[str], info["captions"])
         else:
             scene, start = placed(place, index)
-            if place in ("snapped", "backdrops"):
-                drawn, coverage, _ = snapped(scene, start, snap)
-            elif place == "shifted":
-                drawn, coverage, (down, across) = snapped(scene, start, SPATIAL)
+            drawn, coverage, (down, across) = snapped(scene, start, grid)
+            if place == "shifted":
                 rest = (down / SPATIAL, across / SPATIAL)
-            else:
-                drawn, coverage = frames_of(scene, 1, start)
-                drawn = (drawn + 1) / 2
             frames, mask = to_uint8(drawn), latent_mask(coverage)
             texts = captions_of(scene, rng, 4)
         x0.append(moved(encode(vae, frames).float(), *rest).half())
