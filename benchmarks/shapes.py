@@ -1,7 +1,7 @@
 """How fast the transformer learns the subjects' shapes from the text, where a subject stands still.
 
     python -m benchmarks.shapes [--runs one:fresh anywhere:fresh snapped:fresh shifted:fresh world:fresh
-        world:shipped world-snapped:shipped backdrops:fresh]
+        world:shipped world-snapped:shipped backdrops:fresh sized:fresh spun:fresh paired:fresh]
         [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--patch 2] [--snap 16] [--threads 2] [--ceilings]
         [--vae FOLDER]
 
@@ -18,6 +18,10 @@ start:
   8, a latent cell's, on the cells one way;
 - place `backdrops`: the `snapped` stills, each on one of the world's settings (at random) where those
   are all on the sky: whether the backdrops are what the world adds to one way on the tokens;
+- places `sized`, `spun` and `paired`: the `snapped` stills with one of the world's ways to vary a subject
+  each, so each can be told apart from the rest: `sized` subjects grow or shrink (half to one and a half
+  times the lone size) instead of crossing, `spun` subjects spin (any angle) instead, and `paired` stills
+  hold two subjects crossing side by side at the world's pair size (the judge may name either of them);
 - place `shifted`: the `anywhere` stills as a VAE whose latents move with its input would encode them: each
   sprite drawn with its corner on the nearest multiple of 8 pixels (a latent cell), its latents then moved
   the rest of the way, a fraction of a cell, by interpolating between neighbouring cells (the whole latent
@@ -77,6 +81,8 @@ JUDGED = 48  # stills drawn and judged after each run
 CROSSINGS = ("left", "right", "up", "down")  # the ways an `anywhere` still's subject crosses the sky
 TOKEN_PIXELS = SPATIAL * TOKEN_CELLS  # the shipped transformer's token side, in pixels: 16
 WORLD = ("world", "world-snapped")  # places whose stills the world draws, any subjects in any scene
+MOTIONS_OF = {"sized": ("grow", "shrink"), "spun": ("spin",)}  # the rest cross the frame (CROSSINGS)
+SNAPPED = ("snapped", "backdrops", "world-snapped", *MOTIONS_OF, "paired")  # on the `--snap` grid
 
 
 def one_place(name: str) -> Scene:
@@ -84,29 +90,34 @@ def one_place(name: str) -> Scene:
 
 
 def placed(place: str, index: int) -> tuple[Scene, int]:
-    """The index-th still of place `one`, `anywhere`, `snapped`, `backdrops` or `shifted`: (its scene, the
-    frame of the scene's clip drawn). Subjects take turns; everywhere but `one`, the subject crosses the sky
-    (any setting, for `backdrops`), seen at any moment."""
+    """The index-th still of a place the world does not draw (any but WORLD's): (its scene, the frame of
+    the scene's clip drawn). Subjects take turns; everywhere but `one`, the subject crosses the sky (grows,
+    shrinks or spins, for `sized` and `spun`; on any setting, for `backdrops`; beside another subject, for
+    `paired`), seen at any moment."""
     name = SUBJECTS[index % len(SUBJECTS)].name
     if place == "one":
         return one_place(name), 0
     rng = np.random.default_rng([7, index])
-    motion = CROSSINGS[int(rng.integers(len(CROSSINGS)))]
+    motions = MOTIONS_OF.get(place, CROSSINGS)
+    motion = motions[int(rng.integers(len(motions)))]
     start = int(rng.integers(CLIP_FRAMES))
     setting = SETTINGS[int(rng.integers(len(SETTINGS)))].name if place == "backdrops" else "sky"
-    return Scene((name,), setting, motion, index), start
+    subjects: tuple[str, ...] = (name,)
+    if place == "paired":  # any other subject beside it
+        subjects += (SUBJECTS[(index + int(rng.integers(1, len(SUBJECTS)))) % len(SUBJECTS)].name,)
+    return Scene(subjects, setting, motion, index), start
 
 
 def snapped(
     scene: Scene, start: int, grid: int = TOKEN_PIXELS
 ) -> tuple[np.ndarray, np.ndarray, tuple[float, float]]:
-    """Frame `start` of a lone subject's scene, in [0, 1], with its mask, the sprite's top-left corner on
-    the nearest multiple of `grid` pixels; and how far it was moved back, (down, across) in pixels: where
-    the scene puts the corner less where it is drawn."""
+    """Frame `start` of a scene, in [0, 1], with its mask, each sprite's top-left corner on the nearest
+    multiple of `grid` pixels; and how far the first was moved back, (down, across) in pixels: where the
+    scene puts the corner less where it is drawn."""
     from generation.training.samples import frames_of
     from generation.world.clips import sprite_side, subject_poses
 
-    ((_, p),) = subject_poses(scene, start / (CLIP_FRAMES - 1), start / FPS)
+    _, p = subject_poses(scene, start / (CLIP_FRAMES - 1), start / FPS)[0]
     side = sprite_side(p, HEIGHT)
     corners = (p.y * (HEIGHT - 1) - side / 2, p.x * (WIDTH - 1) - side / 2)
     down, across = (corner - grid * round(corner / grid) for corner in corners)
@@ -141,7 +152,7 @@ def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS) -> Latents:
     rng = np.random.default_rng(0)
     # The pixels a sprite's top-left corner stands on (1: anywhere); a `shifted` sprite's latents are then
     # moved the rest of the way, a fraction of a cell.
-    grid = {"snapped": snap, "backdrops": snap, "world-snapped": snap, "shifted": SPATIAL}.get(place, 1)
+    grid = snap if place in SNAPPED else SPATIAL if place == "shifted" else 1
     for index in range(len(SUBJECTS) if place == "one" else STILLS):
         rest = (0.0, 0.0)  # cells its latents move once encoded
         if place in WORLD:
@@ -160,16 +171,17 @@ def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS) -> Latents:
     return Latents(torch.stack(x0), torch.stack(masks), captions, torch.zeros(len(x0), dtype=torch.bool))
 
 
-def judged_prompts(place: str) -> list[tuple[str, str]]:
-    """(prompt, subject) pairs the judge checks: every subject twice."""
+def judged_prompts(place: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(prompt, subjects the judge may name) pairs it checks: every subject twice. A world still is judged
+    on its first subject, as the held-out evaluation judges a clip; a `paired` still on either."""
     from generation.training.evaluate import cases
 
     if place in WORLD:
-        return [(case.prompt, case.scene.subjects[0]) for case in cases(JUDGED)]
+        return [(case.prompt, case.scene.subjects[:1]) for case in cases(JUDGED)]
     rng = np.random.default_rng(1)
     first = 0 if place == "one" else STILLS  # crossings are judged past those trained on
     scenes = [placed(place, first + k)[0] for k in range(JUDGED)]
-    return [(captions_of(scene, rng, 1)[0], scene.subjects[0]) for scene in scenes]
+    return [(captions_of(scene, rng, 1)[0], scene.subjects) for scene in scenes]
 
 
 def named(pipe: Any, latents: torch.Tensor) -> str:
@@ -182,13 +194,13 @@ def named(pipe: Any, latents: torch.Tensor) -> str:
 
 
 @torch.no_grad()
-def ceiling(pipe: Any, data: Latents) -> float:
+def ceiling(pipe: Any, place: str, data: Latents) -> float:
     """The share of a place's first JUDGED stills, decoded as they are trained on, whose subject the judge
-    names: what a run that draws them exactly would score (stills of every place but the world's take
-    their subjects in turns)."""
+    names: what a run that draws them exactly would score (any place but the world's, whose stills are
+    not placed)."""
     count = min(JUDGED, len(data.x0))
     right = sum(
-        named(pipe, data.x0[index : index + 1].float()) == SUBJECTS[index % len(SUBJECTS)].name
+        named(pipe, data.x0[index : index + 1].float()) in placed(place, index)[0].subjects
         for index in range(count)
     )
     return right / count
@@ -206,14 +218,14 @@ def named_share(trainer: Trainer, pipe: Any, place: str) -> float:
     sigmas = [t / 1000 for t in sampling_timesteps(8)] + [0.0]
     coords = video_coords(1, f, h, w, trainer.cells)
     right = 0
-    for k, (text, name) in enumerate(judged_prompts(place)):
+    for k, (text, names) in enumerate(judged_prompts(place)):
         prompt = prompt_embeddings(trainer.tokenizer, trainer.text_encoder, [text], trainer.device)
         noise = torch.randn((1, *trainer.data.x0.shape[1:]), generator=torch.Generator().manual_seed(k))
         x = pack(noise, trainer.cells)
         for now, after in itertools.pairwise(sigmas):
             timestep = torch.full(x.shape[:2], now * 1000)
             x = x + (after - now) * velocity(trainer.transformer, x, prompt, timestep, coords)
-        right += named(pipe, Pipeline._unpack_latents(x, f, h, w, trainer.cells, 1)) == name
+        right += named(pipe, Pipeline._unpack_latents(x, f, h, w, trainer.cells, 1)) in names
     trainer.transformer.train(), trainer.text_encoder.train()
     return right / JUDGED
 
@@ -244,7 +256,7 @@ def main() -> None:
         type=int,
         choices=(2, 4, SPATIAL, TOKEN_PIXELS),
         default=TOKEN_PIXELS,
-        help="the grid, in pixels, `snapped`, `backdrops` and `world-snapped` stills' sprites stand on",
+        help=f"the grid, in pixels, the sprites of {', '.join(SNAPPED)} stills stand on",
     )
     parser.add_argument(
         "--ceilings",
@@ -278,14 +290,16 @@ def main() -> None:
         print(f"subject named right in each place's first {JUDGED} stills, decoded\n")
         print("| place | stills decoded |\n| --- | --- |")
         for place in dict.fromkeys(run.split(":")[0] for run in args.runs):
-            print(f"| {place} | {100 * ceiling(pipe, stills(place, vae, args.snap)):.1f} % |", flush=True)
+            print(
+                f"| {place} | {100 * ceiling(pipe, place, stills(place, vae, args.snap)):.1f} % |", flush=True
+            )
         return
     chance = 100 / len(SUBJECTS)
     print(f"subject named right in {JUDGED} stills drawn from noise (chance {chance:.1f} %)", end="")
     print(f", each run's peak learning rate {args.rate:g}", end="")
     print(f", a fresh transformer {args.heads} heads wide", end="")
     print(f" reading {args.patch}x{args.patch} cells a token", end="")
-    print(f", `snapped` sprites on a grid of {args.snap} pixels\n")
+    print(f", sprites of the snapped places on a grid of {args.snap} pixels\n")
     totals = np.cumsum(args.steps)
     print("| place | start | " + " | ".join(f"after {total:,} steps" for total in totals) + " | s |")
     print("| --- | --- | " + " | ".join("---" for _ in totals) + " | --- |")
@@ -294,7 +308,9 @@ def main() -> None:
         data = stills(place, vae, args.snap)
         if place not in WORLD:  # the world's stills hold any subjects, not one each in turn
             print(
-                f"{run}: its stills decoded: {100 * ceiling(pipe, data):.1f} %", file=sys.stderr, flush=True
+                f"{run}: its stills decoded: {100 * ceiling(pipe, place, data):.1f} %",
+                file=sys.stderr,
+                flush=True,
             )
         trainer = Trainer(
             data,

@@ -79,12 +79,43 @@ def test_the_worlds_stills_are_the_same_scenes_on_or_off_the_grid(monkeypatch):
     assert not torch.equal(world.x0, snapped.x0)  # the sprites moved onto the grid
 
 
-def test_the_judged_prompts_name_the_subject_they_are_judged_on():
-    for place in ("one", "anywhere", "snapped", "backdrops", "world", "world-snapped"):
+def test_sized_spun_and_paired_stills_each_vary_the_snapped_ones_one_way():
+    from generation.training.architecture import CLIP_FRAMES, FPS
+    from generation.world.clips import BASE_SIZE, subject_poses
+
+    def poses(place: str) -> list[list]:
+        scenes = [placed(place, index) for index in range(48)]
+        return [
+            [p for _, p in subject_poses(scene, start / (CLIP_FRAMES - 1), start / FPS)]
+            for scene, start in scenes
+        ]
+
+    snapped, sized, spun = ([pose for (pose,) in poses(place)] for place in ("snapped", "sized", "spun"))
+    assert {p.size for p in snapped} == {p.size for p in spun} == {BASE_SIZE}
+    sizes = [p.size / BASE_SIZE for p in sized]
+    assert min(sizes) < 0.7 and max(sizes) > 1.3 and len({round(size, 2) for size in sizes}) > 20
+    assert {p.angle for p in snapped} == {p.angle for p in sized} == {0.0}
+    assert len({round(p.angle) % 360 for p in spun}) > 12  # a turn takes 20 frames
+    paired = [scene.subjects for scene, _ in (placed("paired", index) for index in range(48))]
+    assert all(len(set(subjects)) == 2 for subjects in paired)
+    assert [subjects[0] for subjects in paired] == [
+        placed("snapped", index)[0].subjects[0] for index in range(48)
+    ]
+    assert len({subjects[1] for subjects in paired}) > 12  # any other subject beside it
+    assert all(len(pair) == 2 for pair in poses("paired"))
+
+
+def test_the_judged_prompts_name_the_subjects_they_are_judged_on():
+    for place in ("one", "anywhere", "snapped", "backdrops", "sized", "spun", "paired"):
         prompts = judged_prompts(place)
         assert len(prompts) == JUDGED
-        assert all(scene_for(text, 0).subjects[0] == subject for text, subject in prompts)
-    assert {subject for _, subject in judged_prompts("one")} == {entry.name for entry in SUBJECTS}
+        assert all(scene_for(text, 0).subjects == subjects for text, subjects in prompts)
+    assert {len(subjects) for _, subjects in judged_prompts("paired")} == {2}
+    for place in ("world", "world-snapped"):  # judged on the first subject, as the evaluation judges a clip
+        prompts = judged_prompts(place)
+        assert len(prompts) == JUDGED
+        assert all(scene_for(text, 0).subjects[:1] == subjects for text, subjects in prompts)
+    assert {subjects for _, subjects in judged_prompts("one")} == {(entry.name,) for entry in SUBJECTS}
 
 
 @pytest.mark.parametrize(
@@ -132,6 +163,6 @@ def test_the_ceiling_judges_each_still_decoded_against_its_own_subject():
 
     pipe = get_preset("world").build()
     data = stills("one", pipe.vae.float())
-    assert ceiling(pipe, data) > 0.5  # the shipped VAE keeps most subjects nameable
+    assert ceiling(pipe, "one", data) > 0.5  # the shipped VAE keeps most subjects nameable
     others = Latents(data.x0.roll(1, 0), data.masks, data.captions, data.continuation)
-    assert ceiling(pipe, others) < 0.2  # each still judged against the subject after its own
+    assert ceiling(pipe, "one", others) < 0.2  # each still judged against the subject after its own
