@@ -1,7 +1,8 @@
 """How fast the transformer learns the subjects' shapes from the text, where a subject stands still.
 
     python -m benchmarks.shapes [--runs one:fresh anywhere:fresh snapped:fresh shifted:fresh world:fresh
-        world:shipped world-snapped:shipped backdrops:fresh sized:fresh spun:fresh paired:fresh]
+        world:shipped world-snapped:shipped backdrops:fresh sized:fresh spun:fresh paired:fresh
+        sized-steps:fresh spun-quarters:fresh]
         [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--patch 2] [--snap 16] [--threads 2] [--ceilings]
         [--vae FOLDER]
 
@@ -22,6 +23,10 @@ start:
   each, so each can be told apart from the rest: `sized` subjects grow or shrink (half to one and a half
   times the lone size) instead of crossing, `spun` subjects spin (any angle) instead, and `paired` stills
   hold two subjects crossing side by side at the world's pair size (the judge may name either of them);
+- places `sized-steps` and `spun-quarters`: the `sized` and `spun` stills at a few of their moments only,
+  where a subject is half, three quarters, one, one and a quarter or one and a half times the lone size,
+  or turned a whole number of quarter turns (the judge matching it at those turns): whether a few sizes
+  or angles are learned as the grid's one place is;
 - place `shifted`: the `anywhere` stills as a VAE whose latents move with its input would encode them: each
   sprite drawn with its corner on the nearest multiple of 8 pixels (a latent cell), its latents then moved
   the rest of the way, a fraction of a cell, by interpolating between neighbouring cells (the whole latent
@@ -72,7 +77,8 @@ from generation.training.transformer import (
     velocity,
 )
 from generation.training.vae import moved
-from generation.world.clips import Scene
+from generation.world.clips import SPIN_PERIOD_S, Scene
+from generation.world.judge import ANGLES
 from generation.world.vocabulary import SETTINGS, SUBJECTS
 
 STILL_BATCH = 24  # 1,440 tokens a step, a quarter of a CPU step on 8 clips
@@ -81,7 +87,18 @@ JUDGED = 48  # stills drawn and judged after each run
 CROSSINGS = ("left", "right", "up", "down")  # the ways an `anywhere` still's subject crosses the sky
 TOKEN_PIXELS = SPATIAL * TOKEN_CELLS  # the shipped transformer's token side, in pixels: 16
 WORLD = ("world", "world-snapped")  # places whose stills the world draws, any subjects in any scene
-MOTIONS_OF = {"sized": ("grow", "shrink"), "spun": ("spin",)}  # the rest cross the frame (CROSSINGS)
+# The motions of the places whose subjects do not cross the frame (CROSSINGS), and the frames of the
+# clip a place's stills show where not any: the growth's quarters, the spin's quarter turns.
+MOTIONS_OF = {
+    "sized": ("grow", "shrink"),
+    "spun": ("spin",),
+    "sized-steps": ("grow", "shrink"),
+    "spun-quarters": ("spin",),
+}
+STARTS_OF = {
+    "sized-steps": tuple(range(0, CLIP_FRAMES, (CLIP_FRAMES - 1) // 4)),
+    "spun-quarters": tuple(range(0, CLIP_FRAMES, round(FPS * SPIN_PERIOD_S / 4))),
+}
 SNAPPED = ("snapped", "backdrops", "world-snapped", *MOTIONS_OF, "paired")  # on the `--snap` grid
 
 
@@ -100,7 +117,8 @@ def placed(place: str, index: int) -> tuple[Scene, int]:
     rng = np.random.default_rng([7, index])
     motions = MOTIONS_OF.get(place, CROSSINGS)
     motion = motions[int(rng.integers(len(motions)))]
-    start = int(rng.integers(CLIP_FRAMES))
+    starts = STARTS_OF.get(place, range(CLIP_FRAMES))
+    start = starts[int(rng.integers(len(starts)))]
     setting = SETTINGS[int(rng.integers(len(SETTINGS)))].name if place == "backdrops" else "sky"
     subjects: tuple[str, ...] = (name,)
     if place == "paired":  # any other subject beside it
@@ -184,12 +202,14 @@ def judged_prompts(place: str) -> list[tuple[str, tuple[str, ...]]]:
     return [(captions_of(scene, rng, 1)[0], scene.subjects) for scene in scenes]
 
 
-def named(pipe: Any, latents: torch.Tensor) -> str:
-    """The subject the judge names in a still's (1, C, 1, h, w) latents, decoded by `pipe`'s VAE."""
+def named(pipe: Any, place: str, latents: torch.Tensor) -> str:
+    """The subject the judge names in a still of `place`, its (1, C, 1, h, w) latents decoded by `pipe`'s
+    VAE: matched upright, as the evaluation names a clip's subject, or at `spun-quarters`' turns."""
     from generation.presets import decode_with_vae
     from generation.world.judge import subject_scores
 
-    scores = subject_scores(decode_with_vae(pipe, latents, WIDTH, HEIGHT).numpy())
+    angles = ANGLES if place == "spun-quarters" else (0.0,)
+    scores = subject_scores(decode_with_vae(pipe, latents, WIDTH, HEIGHT).numpy(), angles)
     return max(scores, key=lambda subject: scores[subject])
 
 
@@ -200,7 +220,7 @@ def ceiling(pipe: Any, place: str, data: Latents) -> float:
     not placed)."""
     count = min(JUDGED, len(data.x0))
     right = sum(
-        named(pipe, data.x0[index : index + 1].float()) in placed(place, index)[0].subjects
+        named(pipe, place, data.x0[index : index + 1].float()) in placed(place, index)[0].subjects
         for index in range(count)
     )
     return right / count
@@ -225,7 +245,7 @@ def named_share(trainer: Trainer, pipe: Any, place: str) -> float:
         for now, after in itertools.pairwise(sigmas):
             timestep = torch.full(x.shape[:2], now * 1000)
             x = x + (after - now) * velocity(trainer.transformer, x, prompt, timestep, coords)
-        right += named(pipe, Pipeline._unpack_latents(x, f, h, w, trainer.cells, 1)) in names
+        right += named(pipe, place, Pipeline._unpack_latents(x, f, h, w, trainer.cells, 1)) in names
     trainer.transformer.train(), trainer.text_encoder.train()
     return right / JUDGED
 

@@ -135,12 +135,13 @@ def _sample(count: int, total: int) -> np.ndarray:
     return np.linspace(0, total - 1, min(count, total)).round().astype(int)
 
 
-def subject_scores(frames: np.ndarray) -> dict[str, float]:
-    """Each subject's mean best score over sampled frames."""
+def subject_scores(frames: np.ndarray, angles: tuple[float, ...] = (0.0,)) -> dict[str, float]:
+    """Each subject's mean best score over sampled frames, its sprite matched at these angles (upright by
+    default: a clip's subject turns only when it spins, and then it is upright in some of its frames)."""
     names = tuple(e.name for e in SUBJECTS)
     video = _as_tensor(frames[_sample(IDENTITY_FRAMES, len(frames))])
     per_frame = torch.full((len(video), len(names)), -9.0)
-    for best, _, bank in _best(video, _bank(names, (0.0,), video.shape[-2])):
+    for best, _, bank in _best(video, _bank(names, angles, video.shape[-2])):
         for j, name in enumerate(bank.names):
             i = names.index(name)
             per_frame[:, i] = torch.maximum(per_frame[:, i], best[:, j])

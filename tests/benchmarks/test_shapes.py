@@ -103,10 +103,13 @@ def test_sized_spun_and_paired_stills_each_vary_the_snapped_ones_one_way():
     ]
     assert len({subjects[1] for subjects in paired}) > 12  # any other subject beside it
     assert all(len(pair) == 2 for pair in poses("paired"))
+    # A few of those moments only: five sizes, four quarter turns
+    assert {round(pose.size / BASE_SIZE, 6) for (pose,) in poses("sized-steps")} == {0.5, 0.75, 1, 1.25, 1.5}
+    assert {round(pose.angle) % 360 for (pose,) in poses("spun-quarters")} == {0, 90, 180, 270}
 
 
 def test_the_judged_prompts_name_the_subjects_they_are_judged_on():
-    for place in ("one", "anywhere", "snapped", "backdrops", "sized", "spun", "paired"):
+    for place in ("one", "anywhere", "snapped", "backdrops", "sized", "spun", "paired", "spun-quarters"):
         prompts = judged_prompts(place)
         assert len(prompts) == JUDGED
         assert all(scene_for(text, 0).subjects == subjects for text, subjects in prompts)

@@ -138,6 +138,15 @@ def test_a_blurred_subject_keeps_its_backdrop_and_colours_and_loses_the_detail_t
     assert np.abs(blurred(0.0)(case).astype(int) - truth.astype(int)).max() <= 1  # no blur: ground truth
 
 
+def test_the_judge_names_a_turned_subject_where_it_is_asked_to_match_the_turn():
+    from generation.world.judge import ANGLES, subject_scores
+
+    turned = draw(Scene(("cat",), "sky", "spin", 3), 1, FPS, HEIGHT, WIDTH, start=5)[0]  # a quarter turn
+    upright, at_turns = subject_scores(turned), subject_scores(turned, ANGLES)
+    assert max(at_turns, key=lambda name: at_turns[name]) == "cat"
+    assert at_turns["cat"] > upright["cat"] + 0.1
+
+
 def test_the_evaluation_names_each_rows_strips_by_its_key_whatever_its_label(tmp_path: Path):
     from generation.training.evaluate import backdrop_only, blurred, evaluate
 
