@@ -38,10 +38,10 @@ start:
 - start `fresh` (a new transformer and text encoder, `--heads` attention heads wide, reading `--patch`
   latent cells a token side) or `shipped` (the default model's).
 After each run of `--steps` (each warms up and ends annealed, as the stage's runs do) the run's model draws
-JUDGED stills from pure noise in the preset's 8 steps and the judge names their subject: a run that has
-learned the shapes names it far above chance (1 in 24). Before it trains, a run prints how many of its own
-first stills, decoded as they are trained on, the judge names: the most it could score (`--ceilings` prints
-only those). The stills are encoded and decoded by the shipped VAE, or by the one in `--vae`'s folder (a
+JUDGED stills from pure noise in the preset's 8 steps and the judge names their subject (a world still's
+first, a `paired` still's either): a run that has learned the shapes names it far above chance (1 in 24).
+Before it trains, a run prints how many of its own first stills, decoded as they are trained on, the judge
+names: the most it could score (`--ceilings` prints only those). The stills are encoded and decoded by the shipped VAE, or by the one in `--vae`'s folder (a
 model folder holding `vae/`, such as benchmarks.shifts writes).
 """
 
@@ -87,6 +87,7 @@ JUDGED = 48  # stills drawn and judged after each run
 CROSSINGS = ("left", "right", "up", "down")  # the ways an `anywhere` still's subject crosses the sky
 TOKEN_PIXELS = SPATIAL * TOKEN_CELLS  # the shipped transformer's token side, in pixels: 16
 WORLD = ("world", "world-snapped")  # places whose stills the world draws, any subjects in any scene
+WORLD_SEED = 5  # of the world's stills
 # The motions of the places whose subjects do not cross the frame (CROSSINGS), and the frames of the
 # clip a place's stills show where not any: the growth's quarters, the spin's quarter turns.
 MOTIONS_OF = {
@@ -174,7 +175,7 @@ def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS) -> Latents:
     for index in range(len(SUBJECTS) if place == "one" else STILLS):
         rest = (0.0, 0.0)  # cells its latents move once encoded
         if place in WORLD:
-            frames, mask, info = draw_still(index, seed=5, grid=grid)
+            frames, mask, info = draw_still(index, WORLD_SEED, grid)
             texts = cast(list[str], info["captions"])
         else:
             scene, start = placed(place, index)
@@ -213,14 +214,24 @@ def named(pipe: Any, place: str, latents: torch.Tensor) -> str:
     return max(scores, key=lambda subject: scores[subject])
 
 
+def judged_subjects(place: str, index: int) -> tuple[str, ...]:
+    """The subjects the judge may name in the index-th still of a place: a world still's first, as the
+    held-out evaluation judges a clip (and judged_prompts a world place's draws), any other's own."""
+    from generation.training.dataset import draw_still
+
+    if place in WORLD:
+        subjects, _, _ = cast(list, draw_still(index, WORLD_SEED)[2]["scene"])
+        return (str(subjects[0]),)
+    return placed(place, index)[0].subjects
+
+
 @torch.no_grad()
 def ceiling(pipe: Any, place: str, data: Latents) -> float:
     """The share of a place's first JUDGED stills, decoded as they are trained on, whose subject the judge
-    names: what a run that draws them exactly would score (any place but the world's, whose stills are
-    not placed)."""
+    names: what a run that draws them exactly would score."""
     count = min(JUDGED, len(data.x0))
     right = sum(
-        named(pipe, place, data.x0[index : index + 1].float()) in placed(place, index)[0].subjects
+        named(pipe, place, data.x0[index : index + 1].float()) in judged_subjects(place, index)
         for index in range(count)
     )
     return right / count
@@ -297,8 +308,6 @@ def main() -> None:
             parser.error("--heads widens a fresh transformer; the shipped one keeps its width")
         if args.patch != TOKEN_CELLS:
             parser.error("--patch sets a fresh transformer's tokens; the shipped one keeps its patch")
-    if args.ceilings and any(run.split(":")[0] in WORLD for run in args.runs):
-        parser.error("--ceilings: the world's stills hold any subjects, not one each in turn")
     if args.vae is not None and not fits("vae", args.vae):
         parser.error(f"--vae: {args.vae} holds no VAE of today's architecture (generation/training)")
     torch.set_num_threads(args.threads)
@@ -326,12 +335,11 @@ def main() -> None:
     for run in args.runs:
         place, start = run.split(":")
         data = stills(place, vae, args.snap)
-        if place not in WORLD:  # the world's stills hold any subjects, not one each in turn
-            print(
-                f"{run}: its stills decoded: {100 * ceiling(pipe, place, data):.1f} %",
-                file=sys.stderr,
-                flush=True,
-            )
+        print(
+            f"{run}: its stills decoded: {100 * ceiling(pipe, place, data):.1f} %",
+            file=sys.stderr,
+            flush=True,
+        )
         trainer = Trainer(
             data,
             args.threads,
