@@ -41,8 +41,9 @@ After each run of `--steps` (each warms up and ends annealed, as the stage's run
 JUDGED stills from pure noise in the preset's 8 steps and the judge names their subject (a world still's
 first, a `paired` still's either): a run that has learned the shapes names it far above chance (1 in 24).
 Before it trains, a run prints how many of its own first stills, decoded as they are trained on, the judge
-names: the most it could score (`--ceilings` prints only those). The stills are encoded and decoded by the shipped VAE, or by the one in `--vae`'s folder (a
-model folder holding `vae/`, such as benchmarks.shifts writes).
+names: the most it could score (`--ceilings` prints only those). The stills are encoded and decoded by the
+shipped VAE, or by the one in `--vae`'s folder (a model folder holding `vae/`, such as benchmarks.shifts
+writes).
 """
 
 from __future__ import annotations
