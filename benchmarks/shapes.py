@@ -89,8 +89,9 @@ CROSSINGS = ("left", "right", "up", "down")  # the ways an `anywhere` still's su
 TOKEN_PIXELS = SPATIAL * TOKEN_CELLS  # the shipped transformer's token side, in pixels: 16
 WORLD = ("world", "world-snapped")  # places whose stills the world draws, any subjects in any scene
 WORLD_SEED = 5  # of the world's stills
-# The motions of the places whose subjects do not cross the frame (CROSSINGS), and the frames of the
-# clip a place's stills show where not any: the growth's quarters, the spin's quarter turns.
+# The motions of the places whose subjects do not cross the frame (CROSSINGS); the frames of the clip a
+# place's stills show where not any (the growth's quarters, the spin's quarter turns); and the angles the
+# judge matches a place's subjects at where not only upright (the evaluation's way).
 MOTIONS_OF = {
     "sized": ("grow", "shrink"),
     "spun": ("spin",),
@@ -101,6 +102,7 @@ STARTS_OF = {
     "sized-steps": tuple(range(0, CLIP_FRAMES, (CLIP_FRAMES - 1) // 4)),
     "spun-quarters": tuple(range(0, CLIP_FRAMES, round(FPS * SPIN_PERIOD_S / 4))),
 }
+ANGLES_OF = {"spun-quarters": ANGLES}
 SNAPPED = ("snapped", "backdrops", "world-snapped", *MOTIONS_OF, "paired")  # on the `--snap` grid
 
 
@@ -206,11 +208,11 @@ def judged_prompts(place: str) -> list[tuple[str, tuple[str, ...]]]:
 
 def named(pipe: Any, place: str, latents: torch.Tensor) -> str:
     """The subject the judge names in a still of `place`, its (1, C, 1, h, w) latents decoded by `pipe`'s
-    VAE: matched upright, as the evaluation names a clip's subject, or at `spun-quarters`' turns."""
+    VAE, matched at the place's angles (ANGLES_OF)."""
     from generation.presets import decode_with_vae
     from generation.world.judge import subject_scores
 
-    angles = ANGLES if place == "spun-quarters" else (0.0,)
+    angles = ANGLES_OF.get(place, (0.0,))
     scores = subject_scores(decode_with_vae(pipe, latents, WIDTH, HEIGHT).numpy(), angles)
     return max(scores, key=lambda subject: scores[subject])
 

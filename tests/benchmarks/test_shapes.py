@@ -157,7 +157,7 @@ def test_shifted_stills_are_drawn_on_the_cells_and_moved_the_rest_of_the_way_to_
     assert len(moved_by) > 5
 
 
-@pytest.mark.parametrize("place", ["one", "world"])
+@pytest.mark.parametrize("place", ["one", "world", "spun-quarters"])  # spun: judged at its turns
 def test_the_ceiling_judges_each_still_decoded_against_its_own_subject(place: str, monkeypatch):
     import benchmarks.shapes
     from benchmarks.shapes import ceiling, judged_subjects
