@@ -4,13 +4,13 @@
         world:shipped world-snapped:shipped backdrops:fresh sized:fresh spun:fresh paired:fresh
         sized-steps:fresh spun-quarters:fresh]
         [--steps 1000 1000] [--rate 5e-4] [--heads 4] [--patch 2] [--snap 16] [--threads 2] [--ceilings]
-        [--vae FOLDER]
+        [--vae FOLDER] [--batch 24] [--stills 720] [--breakdown]
 
 Trained on clips, the default model draws a subject's setting, motion and colours but rarely a shape the
 judge can name (docs/model.md). This takes video out of the question: a still is one frame, one latent frame
 of 60 tokens where a clip has 720, and a Trainer (the transformer stage's own loss, with its subject
-weighting and dropped captions) learns on a batch of STILL_BATCH of them a step. Each run is a place and a
-start:
+weighting and dropped captions) learns on a batch of them a step (`--batch`, STILL_BATCH by default; a
+step on 8 clips reads as many tokens as one on 96 stills). Each run is a place and a start:
 - place `one`: each subject alone in the middle of one sky, the same frame every time (24 stills);
 - place `anywhere`: each subject alone on the sky at a moment of crossing it (left, right, up or down), so
   at any place but one size, one angle and one setting, STILLS of them;
@@ -43,7 +43,9 @@ first, a `paired` still's either): a run that has learned the shapes names it fa
 Before it trains, a run prints how many of its own first stills, decoded as they are trained on, the judge
 names: the most it could score (`--ceilings` prints only those). The stills are encoded and decoded by the
 shipped VAE, or by the one in `--vae`'s folder (a model folder holding `vae/`, such as benchmarks.shifts
-writes).
+writes). With `--breakdown`, each run on a world place then prints how many of its draws the judge names
+for each motion the held-out prompts ask for, and on as many prompts of triples its training captions
+named: where the shapes are lost, and whether new combinations lose them.
 """
 
 from __future__ import annotations
@@ -166,7 +168,7 @@ def encode(vae: Any, frames: np.ndarray) -> torch.Tensor:
     return normalised(vae, vae.encode(video).latent_dist.mode())[0].half()
 
 
-def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS) -> Latents:
+def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS, count: int = STILLS) -> Latents:
     from generation.training.dataset import draw_still, latent_mask
     from generation.world.clips import to_uint8
 
@@ -175,7 +177,7 @@ def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS) -> Latents:
     # The pixels a sprite's top-left corner stands on (1: anywhere); a `shifted` sprite's latents are then
     # moved the rest of the way, a fraction of a cell.
     grid = snap if place in SNAPPED else SPATIAL if place == "shifted" else 1
-    for index in range(len(SUBJECTS) if place == "one" else STILLS):
+    for index in range(len(SUBJECTS) if place == "one" else count):
         rest = (0.0, 0.0)  # cells its latents move once encoded
         if place in WORLD:
             frames, mask, info = draw_still(index, WORLD_SEED, grid)
@@ -193,15 +195,16 @@ def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS) -> Latents:
     return Latents(torch.stack(x0), torch.stack(masks), captions, torch.zeros(len(x0), dtype=torch.bool))
 
 
-def judged_prompts(place: str) -> list[tuple[str, tuple[str, ...]]]:
+def judged_prompts(place: str, trained: int = STILLS) -> list[tuple[str, tuple[str, ...]]]:
     """(prompt, subjects the judge may name) pairs it checks: every subject twice. A world still is judged
-    on its first subject, as the held-out evaluation judges a clip; a `paired` still on either."""
+    on its first subject, as the held-out evaluation judges a clip; a `paired` still on either; any other
+    place's stills past the `trained` ones."""
     from generation.training.evaluate import cases
 
     if place in WORLD:
         return [(case.prompt, case.scene.subjects[:1]) for case in cases(JUDGED)]
     rng = np.random.default_rng(1)
-    first = 0 if place == "one" else STILLS  # crossings are judged past those trained on
+    first = 0 if place == "one" else trained  # crossings are judged past those trained on
     scenes = [placed(place, first + k)[0] for k in range(JUDGED)]
     return [(captions_of(scene, rng, 1)[0], scene.subjects) for scene in scenes]
 
@@ -241,8 +244,10 @@ def ceiling(pipe: Any, place: str, data: Latents) -> float:
 
 
 @torch.no_grad()
-def named_share(trainer: Trainer, pipe: Any, place: str) -> float:
-    """The share of JUDGED stills drawn from noise whose subject the judge names as prompted."""
+def named_draws(
+    trainer: Trainer, pipe: Any, place: str, prompts: list[tuple[str, tuple[str, ...]]]
+) -> list[bool]:
+    """For each (prompt, subjects) a still drawn from noise: whether the judge names one of its subjects."""
     from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
     from generation.training.schedule import sampling_timesteps
     from generation.training.transformer import video_coords
@@ -251,17 +256,41 @@ def named_share(trainer: Trainer, pipe: Any, place: str) -> float:
     f, h, w = trainer.data.x0.shape[2:]
     sigmas = [t / 1000 for t in sampling_timesteps(8)] + [0.0]
     coords = video_coords(1, f, h, w, trainer.cells)
-    right = 0
-    for k, (text, names) in enumerate(judged_prompts(place)):
+    right = []
+    for k, (text, names) in enumerate(prompts):
         prompt = prompt_embeddings(trainer.tokenizer, trainer.text_encoder, [text], trainer.device)
         noise = torch.randn((1, *trainer.data.x0.shape[1:]), generator=torch.Generator().manual_seed(k))
         x = pack(noise, trainer.cells)
         for now, after in itertools.pairwise(sigmas):
             timestep = torch.full(x.shape[:2], now * 1000)
             x = x + (after - now) * velocity(trainer.transformer, x, prompt, timestep, coords)
-        right += named(pipe, place, Pipeline._unpack_latents(x, f, h, w, trainer.cells, 1)) in names
+        right.append(named(pipe, place, Pipeline._unpack_latents(x, f, h, w, trainer.cells, 1)) in names)
     trainer.transformer.train(), trainer.text_encoder.train()
-    return right / JUDGED
+    return right
+
+
+def named_share(trainer: Trainer, pipe: Any, place: str, trained: int = STILLS) -> float:
+    """The share of JUDGED stills drawn from noise whose subject the judge names as prompted (any but the
+    world's places judged past their `trained` stills)."""
+    return float(np.mean(named_draws(trainer, pipe, place, judged_prompts(place, trained))))
+
+
+def breakdown(trainer: Trainer, pipe: Any, place: str, count: int = JUDGED) -> str:
+    """A world place's draws named on `count` held-out prompts, by the motion each asks for, and on as many
+    prompts of triples its training captions named: where the shapes are lost, and whether new combinations
+    lose them."""
+    from generation.training.evaluate import cases
+
+    held = cases(count)
+    right = named_draws(trainer, pipe, place, [(case.prompt, case.scene.subjects) for case in held])
+    motions: dict[str, list[bool]] = {}
+    for case, named_it in zip(held, right, strict=True):
+        motions.setdefault(case.scene.motion, []).append(named_it)
+    seen = cases(count, trained=True)
+    seen_right = named_draws(trainer, pipe, place, [(case.prompt, case.scene.subjects) for case in seen])
+    by_motion = ", ".join(f"{motion} {sum(r)} of {len(r)}" for motion, r in sorted(motions.items()))
+    trained = f"{sum(seen_right)} of {len(seen)}"
+    return f"held-out prompts named by motion: {by_motion}; trained triples' prompts: {trained}"
 
 
 def main() -> None:
@@ -302,10 +331,19 @@ def main() -> None:
         type=Path,
         help="a model folder whose vae/ encodes and decodes the stills (by default the shipped one)",
     )
+    parser.add_argument("--batch", type=int, default=STILL_BATCH, help="stills a step")
+    parser.add_argument("--stills", type=int, default=STILLS, help="stills each place but `one` trains on")
+    parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="after each world run, its draws named by motion, and on prompts of trained triples",
+    )
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     if args.heads <= 0:
         parser.error(f"--heads must be above 0, not {args.heads}")
+    if not 0 < args.batch <= args.stills:
+        parser.error(f"--batch must be above 0 and at most --stills ({args.stills}), not {args.batch}")
     if any(run.endswith(":shipped") for run in args.runs):
         if args.heads != HEADS:
             parser.error("--heads widens a fresh transformer; the shipped one keeps its width")
@@ -331,13 +369,14 @@ def main() -> None:
     print(f", each run's peak learning rate {args.rate:g}", end="")
     print(f", a fresh transformer {args.heads} heads wide", end="")
     print(f" reading {args.patch}x{args.patch} cells a token", end="")
-    print(f", sprites of the snapped places on a grid of {args.snap} pixels\n")
+    print(f", sprites of the snapped places on a grid of {args.snap} pixels", end="")
+    print(f", {args.batch} of {args.stills} stills a step\n")
     totals = np.cumsum(args.steps)
     print("| place | start | " + " | ".join(f"after {total:,} steps" for total in totals) + " | s |")
     print("| --- | --- | " + " | ".join("---" for _ in totals) + " | --- |")
     for run in args.runs:
         place, start = run.split(":")
-        data = stills(place, vae, args.snap)
+        data = stills(place, vae, args.snap, args.stills)
         print(
             f"{run}: its stills decoded: {100 * ceiling(pipe, place, data):.1f} %",
             file=sys.stderr,
@@ -348,7 +387,7 @@ def main() -> None:
             args.threads,
             transformer=shipped("transformer") if start == "shipped" else None,
             text_encoder=shipped("text_encoder") if start == "shipped" else None,
-            batch=STILL_BATCH,
+            batch=args.batch,
             peak_rate=args.rate,
             heads=args.heads,
             cells=args.patch,
@@ -360,10 +399,12 @@ def main() -> None:
                 done = trainer.train(10**6, Path(folder) / "shapes.pt", max_steps=target)
                 if done < target:  # SIGTERM or SIGINT: the Trainer checkpointed and ended its run early
                     raise SystemExit(f"stopped after {done:,} steps of {run}")
-                cells.append(f"{100 * named_share(trainer, pipe, place):.1f} %")
+                cells.append(f"{100 * named_share(trainer, pipe, place, args.stills):.1f} %")
                 print(f"{run} after {done:,} steps: {cells[-1]}", file=sys.stderr, flush=True)
         seconds = time.monotonic() - began
         print(f"| {place} | {start} | " + " | ".join(cells) + f" | {seconds:.0f} |", flush=True)
+        if args.breakdown and place in WORLD:
+            print(f"{run} after {done:,} steps, {breakdown(trainer, pipe, place)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -67,13 +67,10 @@ def test_snapped_stills_fall_on_their_grid_one_way_where_anywhere_stills_fall_ma
     assert len(offsets_in_a_cell("anywhere", subject, grid)) > 3
 
 
-def test_the_worlds_stills_are_the_same_scenes_on_or_off_the_grid(monkeypatch):
-    import benchmarks.shapes
-
+def test_the_worlds_stills_are_the_same_scenes_on_or_off_the_grid():
     torch.set_num_threads(1)
-    monkeypatch.setattr(benchmarks.shapes, "STILLS", 3)
     vae = build_vae().eval()
-    world, snapped = stills("world", vae), stills("world-snapped", vae)
+    world, snapped = stills("world", vae, count=3), stills("world-snapped", vae, count=3)
     assert world.x0.shape == snapped.x0.shape == (3, LATENT_CHANNELS, 1, HEIGHT // SPATIAL, WIDTH // SPATIAL)
     assert world.captions == snapped.captions and all(world.captions)
     assert not torch.equal(world.x0, snapped.x0)  # the sprites moved onto the grid
@@ -121,6 +118,12 @@ def test_the_judged_prompts_name_the_subjects_they_are_judged_on():
     assert {subjects for _, subjects in judged_prompts("one")} == {(entry.name,) for entry in SUBJECTS}
 
 
+def test_a_place_is_judged_on_the_stills_after_those_it_trained_on():
+    judged = [scene_for(text, 0) for text, _ in judged_prompts("anywhere", trained=100)]
+    after = [placed("anywhere", 100 + k)[0] for k in range(JUDGED)]
+    assert [(s.subjects, s.motion) for s in judged] == [(s.subjects, s.motion) for s in after]
+
+
 @pytest.mark.parametrize(
     ("arguments", "error"),
     [
@@ -129,6 +132,8 @@ def test_the_judged_prompts_name_the_subjects_they_are_judged_on():
         (["--patch", "1", "--runs", "one:fresh", "world:shipped"], "the shipped one keeps its patch"),
         (["--patch", "3"], "argument --patch: invalid choice: 3"),
         (["--snap", "5"], "argument --snap: invalid choice: 5"),
+        (["--batch", "0"], "--batch must be above 0 and at most --stills (720), not 0"),
+        (["--batch", "96", "--stills", "48"], "--batch must be above 0 and at most --stills (48), not 96"),
         (["--vae", "docs"], "docs holds no VAE of today's architecture"),
     ],
 )
@@ -158,18 +163,39 @@ def test_shifted_stills_are_drawn_on_the_cells_and_moved_the_rest_of_the_way_to_
 
 
 @pytest.mark.parametrize("place", ["one", "world", "spun-quarters"])  # spun: judged at its turns
-def test_the_ceiling_judges_each_still_decoded_against_its_own_subject(place: str, monkeypatch):
-    import benchmarks.shapes
+def test_the_ceiling_judges_each_still_decoded_against_its_own_subject(place: str):
     from benchmarks.shapes import ceiling, judged_subjects
     from generation.presets import get_preset
     from generation.training.transformer import Latents
 
     torch.set_num_threads(1)
-    monkeypatch.setattr(benchmarks.shapes, "STILLS", 24)
     pipe = get_preset("world").build()
-    data = stills(place, pipe.vae.float())
+    data = stills(place, pipe.vae.float(), count=24)
     for index, captions in enumerate(data.captions):  # a world still: the first subject its captions name
         assert set(judged_subjects(place, index)) <= set(scene_for(captions[0], 0).subjects)
     assert ceiling(pipe, place, data) > 0.5  # the shipped VAE keeps most subjects nameable
     others = Latents(data.x0.roll(1, 0), data.masks, data.captions, data.continuation)
     assert ceiling(pipe, place, others) < 0.2  # each still judged against the subject after its own
+
+
+def test_a_world_runs_breakdown_judges_every_held_out_prompt_by_its_motion_and_as_many_trained_ones():
+    import re
+
+    from benchmarks.shapes import breakdown
+    from generation.presets import get_preset
+    from generation.training.__main__ import shipped
+    from generation.training.evaluate import cases
+    from generation.training.transformer import Trainer
+
+    torch.set_num_threads(1)
+    pipe = get_preset("world").build()
+    data = stills("world", pipe.vae.float(), count=8)
+    trainer = Trainer(data, 1, shipped("transformer"), shipped("text_encoder"), batch=8)
+    held, trained = breakdown(trainer, pipe, "world", count=12).split("; ")
+    counts = {motion: (int(k), int(n)) for motion, k, n in re.findall(r"(\w+) (\d+) of (\d+)", held)}
+    motions = [case.scene.motion for case in cases(12)]
+    assert counts.keys() == set(motions)
+    assert all(n == motions.count(motion) and k <= n for motion, (k, n) in counts.items())
+    assert sum(k for k, _ in counts.values()) >= 1  # the shipped model names some of its draws
+    named, total = map(int, re.fullmatch(r"trained triples' prompts: (\d+) of (\d+)", trained).groups())
+    assert total == 12 and named <= total
