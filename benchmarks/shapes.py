@@ -281,15 +281,16 @@ def breakdown(trainer: Trainer, pipe: Any, place: str, count: int = JUDGED) -> s
     lose them."""
     from generation.training.evaluate import cases
 
+    def draws(chosen: list[Any]) -> list[bool]:
+        return named_draws(trainer, pipe, place, [(case.prompt, case.scene.subjects[:1]) for case in chosen])
+
     held = cases(count)
-    right = named_draws(trainer, pipe, place, [(case.prompt, case.scene.subjects) for case in held])
     motions: dict[str, list[bool]] = {}
-    for case, named_it in zip(held, right, strict=True):
+    for case, named_it in zip(held, draws(held), strict=True):
         motions.setdefault(case.scene.motion, []).append(named_it)
-    seen = cases(count, trained=True)
-    seen_right = named_draws(trainer, pipe, place, [(case.prompt, case.scene.subjects) for case in seen])
     by_motion = ", ".join(f"{motion} {sum(r)} of {len(r)}" for motion, r in sorted(motions.items()))
-    trained = f"{sum(seen_right)} of {len(seen)}"
+    seen = draws(cases(count, trained=True))
+    trained = f"{sum(seen)} of {len(seen)}"
     return f"held-out prompts named by motion: {by_motion}; trained triples' prompts: {trained}"
 
 
