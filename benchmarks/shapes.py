@@ -195,6 +195,11 @@ def stills(place: str, vae: Any, snap: int = TOKEN_PIXELS, count: int = STILLS) 
     return Latents(torch.stack(x0), torch.stack(masks), captions, torch.zeros(len(x0), dtype=torch.bool))
 
 
+def case_prompts(chosen: list[Any]) -> list[tuple[str, tuple[str, ...]]]:
+    """Evaluation cases as (prompt, subjects the judge may name): the first, as a clip is judged."""
+    return [(case.prompt, case.scene.subjects[:1]) for case in chosen]
+
+
 def judged_prompts(place: str, trained: int = STILLS) -> list[tuple[str, tuple[str, ...]]]:
     """(prompt, subjects the judge may name) pairs it checks: every subject twice. A world still is judged
     on its first subject, as the held-out evaluation judges a clip; a `paired` still on either; any other
@@ -202,7 +207,7 @@ def judged_prompts(place: str, trained: int = STILLS) -> list[tuple[str, tuple[s
     from generation.training.evaluate import cases
 
     if place in WORLD:
-        return [(case.prompt, case.scene.subjects[:1]) for case in cases(JUDGED)]
+        return case_prompts(cases(JUDGED))
     rng = np.random.default_rng(1)
     first = 0 if place == "one" else trained  # crossings are judged past those trained on
     scenes = [placed(place, first + k)[0] for k in range(JUDGED)]
@@ -275,23 +280,19 @@ def named_share(trainer: Trainer, pipe: Any, place: str, trained: int = STILLS) 
     return float(np.mean(named_draws(trainer, pipe, place, judged_prompts(place, trained))))
 
 
-def breakdown(trainer: Trainer, pipe: Any, place: str, count: int = JUDGED) -> str:
+def breakdown(
+    trainer: Trainer, pipe: Any, place: str, count: int = JUDGED
+) -> tuple[dict[str, list[bool]], list[bool]]:
     """A world place's draws named on `count` held-out prompts, by the motion each asks for, and on as many
     prompts of triples its training captions named: where the shapes are lost, and whether new combinations
     lose them."""
     from generation.training.evaluate import cases
 
-    def draws(chosen: list[Any]) -> list[bool]:
-        return named_draws(trainer, pipe, place, [(case.prompt, case.scene.subjects[:1]) for case in chosen])
-
     held = cases(count)
     motions: dict[str, list[bool]] = {}
-    for case, named_it in zip(held, draws(held), strict=True):
+    for case, named_it in zip(held, named_draws(trainer, pipe, place, case_prompts(held)), strict=True):
         motions.setdefault(case.scene.motion, []).append(named_it)
-    by_motion = ", ".join(f"{motion} {sum(r)} of {len(r)}" for motion, r in sorted(motions.items()))
-    seen = draws(cases(count, trained=True))
-    trained = f"{sum(seen)} of {len(seen)}"
-    return f"held-out prompts named by motion: {by_motion}; trained triples' prompts: {trained}"
+    return motions, named_draws(trainer, pipe, place, case_prompts(cases(count, trained=True)))
 
 
 def main() -> None:
@@ -405,7 +406,10 @@ def main() -> None:
         seconds = time.monotonic() - began
         print(f"| {place} | {start} | " + " | ".join(cells) + f" | {seconds:.0f} |", flush=True)
         if args.breakdown and place in WORLD:
-            print(f"{run} after {done:,} steps, {breakdown(trainer, pipe, place)}", flush=True)
+            motions, seen = breakdown(trainer, pipe, place)
+            by_motion = ", ".join(f"{motion} {sum(r)} of {len(r)}" for motion, r in sorted(motions.items()))
+            print(f"{run} after {done:,} steps, held-out prompts named by motion: {by_motion}; ", end="")
+            print(f"trained triples' prompts: {sum(seen)} of {len(seen)}", flush=True)
 
 
 if __name__ == "__main__":
