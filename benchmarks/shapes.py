@@ -346,6 +346,8 @@ def main() -> None:
         parser.error(f"--heads must be above 0, not {args.heads}")
     if not 0 < args.batch <= args.stills:
         parser.error(f"--batch must be above 0 and at most --stills ({args.stills}), not {args.batch}")
+    if args.batch > len(SUBJECTS) and any(run.startswith("one:") for run in args.runs):
+        parser.error(f"--batch must be at most {len(SUBJECTS)} with place one, which has that many stills")
     if any(run.endswith(":shipped") for run in args.runs):
         if args.heads != HEADS:
             parser.error("--heads widens a fresh transformer; the shipped one keeps its width")

@@ -134,6 +134,7 @@ def test_a_place_is_judged_on_the_stills_after_those_it_trained_on():
         (["--snap", "5"], "argument --snap: invalid choice: 5"),
         (["--batch", "0"], "--batch must be above 0 and at most --stills (720), not 0"),
         (["--batch", "96", "--stills", "48"], "--batch must be above 0 and at most --stills (48), not 96"),
+        (["--batch", "48", "--runs", "one:fresh"], "--batch must be at most 24 with place one"),
         (["--vae", "docs"], "docs holds no VAE of today's architecture"),
     ],
 )
@@ -194,4 +195,4 @@ def test_a_world_runs_breakdown_judges_every_held_out_prompt_by_its_motion_and_a
     assert by_motion.keys() == set(motions)
     assert all(len(named) == motions.count(motion) for motion, named in by_motion.items())
     assert sum(sum(named) for named in by_motion.values()) >= 1  # the shipped model names some of its draws
-    assert len(trained) == 12 and sum(trained) <= len(trained)
+    assert len(trained) == 12 and sum(trained) >= 1  # and some of the trained triples' draws
