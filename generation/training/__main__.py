@@ -1,13 +1,12 @@
 """python -m generation.training {vae,clips,transformer,decoder,evaluate,all} [--minutes N] [--threads N]
-    [--steps N] [--shifts W] [--clips N] [--workers N] [--drafts N] [--batch N] [--rate R] [--layers N]
-    [--prompts N] [--rows ground vae backdrop random generated blurred denoised swapped] [--guidance G]
-    [--denoise N] [--noise S] [--blur PX]
+    [--steps N] [--shifts W] [--clips N] [--workers N] [--batch N] [--rate R] [--layers N] [--prompts N]
+    [--rows ground vae backdrop random generated blurred denoised swapped] [--guidance G] [--denoise N]
+    [--noise S] [--blur PX]
 
-The stages run in this order for `all` (what `make model` does); `decoder` never changes the latents the
-transformer learns on, and learns to draw the shipped transformer's own (its drafts), so it runs after it.
-`clips` draws and encodes the transformer's training clips on its own (the transformer stage does it first
-where they are missing): on a GPU machine, many CPU workers draw more of them while the GPU does other work
-(scripts/gpu-check.sh).
+The stages run in this order for `all` (what `make model` does); `decoder` may also run beside
+`transformer`, since it never changes the latents the transformer learns on. `clips` draws and encodes the
+transformer's training clips on its own (the transformer stage does it first where they are missing): on a GPU
+machine, many CPU workers draw more of them while the GPU does other work (scripts/gpu-check.sh).
 """
 
 from __future__ import annotations
@@ -33,7 +32,6 @@ if TYPE_CHECKING:
 
 VAR = Path(os.environ.get("VAR_DIR", "var")) / "training"
 CLIPS = 1500
-DRAFTS = 480  # the decoder stage's drafts (sampled.py): 3.4 s each on 2 cores without native bfloat16
 ROWS = ("ground", "vae", "backdrop", "random", "generated")
 DIAGNOSTICS = ("blurred", "denoised", "swapped")  # rows judged only when asked for by name
 
@@ -135,12 +133,6 @@ def export_pipeline(trainer: Any, vae: Any) -> None:
         forget_origin(config)
 
 
-def digest(name: str) -> str:
-    """A short digest of a shipped part's weights: what was made with them is kept under it."""
-    weights = MODEL_DIR / name / "diffusion_pytorch_model.safetensors"
-    return hashlib.sha256(weights.read_bytes()).hexdigest()[:12]
-
-
 def draw_and_encode(clips: int, workers: int = 1, minutes: float = math.inf) -> tuple[Any, Latents]:
     """The transformer's training clips: at least `clips` drawn (fewer where `minutes` run out first),
     every drawn one encoded by the shipped VAE, once. Returns (the VAE, the latents)."""
@@ -150,7 +142,10 @@ def draw_and_encode(clips: int, workers: int = 1, minutes: float = math.inf) -> 
     from generation.training.transformer import encode_clips
 
     vae = shipped_vae().to(training_device())
-    encoded = VAR / f"latents-{digest('vae')}.pt"
+    digest = hashlib.sha256(
+        (MODEL_DIR / "vae" / "diffusion_pytorch_model.safetensors").read_bytes()
+    ).hexdigest()
+    encoded = VAR / f"latents-{digest[:12]}.pt"
     if not encoded.exists():  # else this VAE passed the check when it encoded them
         print(f"VAE reconstructions name the subject in {100 * check_vae(vae):.1f} % of held-out prompts")
         held = draw_all(VAR / "clips", clips, workers=workers, deadline=time.monotonic() + minutes * 60)
@@ -192,12 +187,6 @@ def main() -> None:
         "--clips", type=int, default=CLIPS, help="clips: training clips to draw (--minutes may stop it first)"
     )
     parser.add_argument("--workers", type=int, default=1, help="clips: processes that draw them")
-    parser.add_argument(
-        "--drafts",
-        type=int,
-        default=DRAFTS,
-        help="decoder: the transformer's own latents it learns to draw as their scenes (0: none)",
-    )
     parser.add_argument("--batch", type=int, help="transformer: clips a step (8 on a CPU, 128 on a GPU)")
     parser.add_argument(
         "--rate",
@@ -249,8 +238,6 @@ def main() -> None:
         parser.error(f"--blur must be 0 or more pixels, not {args.blur:g}")
     if args.rate is not None and args.rate <= 0:
         parser.error(f"--rate must be above 0, not {args.rate:g}")
-    if args.drafts < 0:
-        parser.error(f"--drafts must be 0 or more, not {args.drafts}")
     if args.shifts < 0:
         parser.error(f"--shifts must be 0 or more, not {args.shifts:g}")
     torch.set_num_threads(args.threads)
@@ -283,14 +270,6 @@ def main() -> None:
         from generation.training.vae import train
 
         fresh = not (VAR / "decoder.pt").exists()
-        drafts = None
-        if args.drafts:
-            from generation.presets import get_preset
-            from generation.training.sampled import draw_drafts
-
-            # Drafts of the shipped transformer: another transformer's are kept apart, under its digest.
-            folder = VAR / f"drafts-{digest('transformer')}"
-            drafts = draw_drafts(get_preset("world").build(), folder, args.drafts)
         vae, done = train(
             args.minutes,
             VAR / "decoder.pt",
@@ -299,7 +278,6 @@ def main() -> None:
             max_steps=args.steps,
             decoder_only=True,
             first_step=recorded_steps("decoder") if fresh else 0,
-            drafts=drafts,
         )
         save_part(vae, "vae")
         record_steps("decoder", done)

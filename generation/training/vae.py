@@ -7,8 +7,6 @@ is what the crowd asked for; a plain L1/L2 loss returns sprites as blobs. An ide
 the latent to say plainly which subject each cell holds. With `shifts`, each batch also comes cropped a few
 pixels further on, and the latents must move with it: a sprite that moves by less than a latent cell must
 move its latents smoothly, by interpolation, rather than rewrite them (docs/model.md, What is next).
-The decoder stage, with the encoder frozen, also learns on drafts (sampled.py): the transformer's own
-latents, to be drawn as the scenes they were sampled toward.
 """
 
 from __future__ import annotations
@@ -23,7 +21,7 @@ import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from generation.training.architecture import HEIGHT, LATENT_CHANNELS, SPATIAL, TEMPORAL, WIDTH, build_vae
+from generation.training.architecture import HEIGHT, LATENT_CHANNELS, SPATIAL, WIDTH, build_vae
 from generation.training.checkpoints import StaleCheckpoint, load_checkpoint, save_checkpoint, stop_requested
 from generation.training.dataset import latent_mask
 from generation.training.precision import mixed_precision, training_device
@@ -68,18 +66,6 @@ class Shifted:
         return Shifted(self.batch.to(device), self.by)
 
 
-@dataclass
-class Drafted:
-    """Windows of the transformer's own latents (sampled.py) and of the scenes they were sampled toward."""
-
-    latents: torch.Tensor  # (B, C, F', h, w) as the decoder reads them
-    video: torch.Tensor  # (B, 3, F, H, W) in [-1, 1]
-    mask: torch.Tensor  # (B, 1, F, H, W) the subjects' coverage
-
-    def to(self, device: torch.device) -> Drafted:
-        return Drafted(*(t.to(device) for t in (self.latents, self.video, self.mask)))
-
-
 def frame_batch(rng: np.random.Generator) -> Batch:
     return _cropped_batches(rng, FRAME_BATCH, 1)[0]
 
@@ -122,29 +108,6 @@ def _batch(clips: list[np.ndarray], masks: list[np.ndarray], subjects: list[int]
     video = torch.from_numpy(np.stack(clips)).permute(0, 4, 1, 2, 3).contiguous()
     cells = torch.from_numpy(np.stack([latent_mask(m) for m in masks]))
     return Batch(video, torch.from_numpy(np.stack(masks)).unsqueeze(1), cells, torch.tensor(subjects))
-
-
-def drafted_batch(drafts: list[Path], rng: np.random.Generator) -> Drafted:
-    """CLIP_BATCH drafts, each a window of three latent frames and a crop of latent cells, mostly around the
-    subject, with the frames and mask they decode to: a decoded window of latent frames k..k+2 is frames
-    8k..8k+16 (the first latent of a window draws one frame, the last of the eight it sums up)."""
-    from generation.training.sampled import load_draft
-
-    cells = (CROP[0] // SPATIAL, CROP[1] // SPATIAL)
-    latents, videos, masks = [], [], []
-    for index in rng.choice(len(drafts), CLIP_BATCH, replace=False):
-        draft = load_draft(drafts[index])
-        k = int(rng.integers(0, draft.latents.shape[1] - 2))
-        frames = slice(TEMPORAL * k, TEMPORAL * k + CLIP_LEN)
-        mask = draft.mask[frames].astype(np.float32) / 255
-        y, x = _crop_origin(mask, rng, (0, 0))
-        y, x = y // SPATIAL, x // SPATIAL  # on the latent grid, so the crop's pixels are its cells'
-        top, left = y * SPATIAL, x * SPATIAL
-        latents.append(draft.latents[:, k : k + 3, y : y + cells[0], x : x + cells[1]].float())
-        videos.append(draft.frames[frames, top : top + CROP[0], left : left + CROP[1]])
-        masks.append(mask[:, top : top + CROP[0], left : left + CROP[1]])
-    video = torch.from_numpy(np.stack(videos)).permute(0, 4, 1, 2, 3).float() / 127.5 - 1
-    return Drafted(torch.stack(latents), video, torch.from_numpy(np.stack(masks)).unsqueeze(1))
 
 
 def _crop_origin(mask: np.ndarray, rng: np.random.Generator, shift: tuple[int, int]) -> tuple[int, int]:
@@ -242,15 +205,6 @@ def reconstruction_loss(
     return loss, {k: v.detach().item() for k, v in parts.items()}
 
 
-def drafted_loss(vae: Any, drafted: Drafted) -> tuple[torch.Tensor, dict[str, float]]:
-    """The transformer's latents decoded and held to the scene they were sampled toward, as a
-    reconstruction is held to its input."""
-    with mixed_precision(drafted.video.device):
-        out = vae.decode(drafted.latents).sample
-    loss, l1, subject = _pixel_loss(out.float(), drafted.video, drafted.mask)
-    return loss, {"drafted_l1": l1.detach().item(), "drafted_subject_l1": subject.detach().item()}
-
-
 def _pixel_loss(
     out: torch.Tensor, video: torch.Tensor, mask: torch.Tensor
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -279,14 +233,12 @@ def train(
     first_step: int = 0,
     shifts: float = 0.0,
     rate: float = LEARNING_RATE,
-    drafts: list[Path] | None = None,
 ) -> tuple[Any, int]:
     """Train the VAE (from `start_from`, or new; a checkpoint, when there is one, wins over both). With
     `decoder_only`, the latent space stays exactly as it is while the pictures it decodes to sharpen; with
     `shifts` above 0, its latents learn to move with what they show, that much beside the reconstruction
-    (reconstruction_loss's `shift_weight`); with `drafts` (sampled.py's files), the decoder also learns to
-    draw the transformer's own latents as the scenes they were sampled toward. `rate` is the run's peak
-    learning rate: a run that goes on from trained weights may want less than a run from nothing.
+    (reconstruction_loss's `shift_weight`). `rate` is the run's peak learning rate: a run that goes on from
+    trained weights may want less than a run from nothing.
     It trains on training_device() (batches are drawn on the CPU) and comes back on the CPU."""
     torch.set_num_threads(threads)
     torch.manual_seed(SEED)
@@ -314,21 +266,19 @@ def train(
     ema: dict[str, float] = {}
     stop = stop_requested()
     while time.monotonic() < deadline and not stop.is_set() and step < max_steps:
+        # Half the batches are clips: every latent frame after the first sums up eight frames, and that
+        # is what a rendered clip is made of.
+        shifted = None
+        if shifts > 0:
+            batch, shifted = shifted_batch(rng, CLIP_LEN if step % 2 else 1)
+            shifted = shifted.to(device)
+        else:
+            batch = clip_batch(rng) if step % 2 else frame_batch(rng)
+        batch = batch.to(device)
         progress = run_progress(started, minutes, step - first, max_steps - first)
         for group in opt.param_groups:
             group["lr"] = learning_rate(rate, step - first, progress)
-        if drafts and step % 3 != 2:  # two steps in three on drafts; the third keeps the reconstructions
-            loss, parts = drafted_loss(vae, drafted_batch(drafts, rng).to(device))
-        else:
-            # Half the batches are clips: every latent frame after the first sums up eight frames, and
-            # that is what a rendered clip is made of.
-            shifted = None
-            if shifts > 0:
-                batch, shifted = shifted_batch(rng, CLIP_LEN if step % 2 else 1)
-                shifted = shifted.to(device)
-            else:
-                batch = clip_batch(rng) if step % 2 else frame_batch(rng)
-            loss, parts = reconstruction_loss(vae, batch.to(device), probe, shifted, shifts)
+        loss, parts = reconstruction_loss(vae, batch, probe, shifted, shifts)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(trained, 1.0)

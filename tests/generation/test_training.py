@@ -129,97 +129,6 @@ def test_a_vae_run_refuses_to_resume_a_checkpoint_trained_at_another_shift_weigh
     assert steps == 2  # the same weight goes on where it stopped
 
 
-def coded_drafts(folder: Path, count: int = 2) -> list[Path]:
-    """Drafts whose frames hold their own place (frame, row, column) and whose latents their cell's."""
-    from generation.training.sampled import Draft
-
-    f, h, w = LATENT_GRID
-    place = np.stack(np.meshgrid(*map(np.arange, (CLIP_FRAMES, HEIGHT, WIDTH)), indexing="ij"), axis=-1)
-    cells = np.stack(np.meshgrid(*map(np.arange, (f, h, w)), indexing="ij"))
-    latents = torch.zeros(LATENT_CHANNELS, f, h, w, dtype=torch.float16)
-    latents[:3] = torch.from_numpy(cells).half()
-    mask = np.zeros((CLIP_FRAMES, HEIGHT, WIDTH), np.uint8)
-    mask[:, 20:50, 70:110] = 255
-    paths = []
-    for i in range(count):
-        paths.append(folder / f"{i:05d}.pt")
-        torch.save(Draft(latents, place.astype(np.uint8), mask).__dict__, paths[-1])
-    return paths
-
-
-def test_a_drafted_window_holds_the_frames_and_pixels_its_latent_cells_decode_to(monkeypatch, tmp_path):
-    monkeypatch.setattr(stage1, "CLIP_BATCH", 2)
-    rng = np.random.default_rng(0)
-    for _ in range(8):
-        batch = stage1.drafted_batch(coded_drafts(tmp_path), rng)
-        assert batch.latents.shape == (2, LATENT_CHANNELS, 3, 8, 12)
-        assert batch.video.shape == (2, 3, stage1.CLIP_LEN, *stage1.CROP) and batch.mask.shape[1] == 1
-        place = ((batch.video + 1) * 127.5).round().long()  # (frame, row, column) of each pixel
-        for b in range(2):
-            k, y, x = (int(v) for v in batch.latents[b, :3, 0, 0, 0])
-            assert place[b, :, 0, 0, 0].tolist() == [TEMPORAL * k, SPATIAL * y, SPATIAL * x]
-            frames = place[b, 0, :, 0, 0]
-            assert torch.equal(frames, frames[0] + torch.arange(stage1.CLIP_LEN))  # 8k..8k+16
-        assert batch.mask.max() == 1.0
-
-
-def test_a_decoder_run_on_drafts_learns_them_beside_reconstructions(monkeypatch, tmp_path):
-    monkeypatch.setattr(stage1, "FRAME_BATCH", 2)
-    monkeypatch.setattr(stage1, "CLIP_BATCH", 1)
-    checkpoint = tmp_path / "decoder.pt"
-    _, steps = stage1.train(
-        1, checkpoint, threads=1, max_steps=3, decoder_only=True, drafts=coded_drafts(tmp_path)
-    )
-    assert steps == 3
-    ema = torch.load(checkpoint, weights_only=False)["ema"]
-    assert {"drafted_l1", "drafted_subject_l1", "l1"} <= set(ema)  # two steps on drafts, one on frames
-    assert "identity" not in ema  # the encoder, and so the probe, stay out of a decoder run
-
-
-def test_a_few_decoder_steps_on_one_drafted_batch_lower_its_loss(monkeypatch, tmp_path):
-    monkeypatch.setattr(stage1, "CLIP_BATCH", 1)
-    torch.manual_seed(0)
-    vae = build_vae().train()
-    opt = torch.optim.Adam(vae.decoder.parameters(), lr=stage1.LEARNING_RATE)
-    batch = stage1.drafted_batch(coded_drafts(tmp_path, 1), np.random.default_rng(0))
-    losses = []
-    for _ in range(20):
-        loss, _ = stage1.drafted_loss(vae, batch)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        losses.append(loss.item())
-    assert np.mean(losses[-5:]) < 0.9 * np.mean(losses[:5])
-
-
-def test_a_draft_is_the_shipped_transformers_sample_of_a_noised_training_scene(tmp_path):
-    from generation.presets import get_preset
-    from generation.training.sampled import draw_drafts, load_draft, sample_from
-
-    pipe = get_preset("world").build()
-    paths = draw_drafts(pipe, tmp_path, 1)
-    draft = load_draft(paths[0])
-    assert draft.latents.shape == (LATENT_CHANNELS, *LATENT_GRID) and draft.latents.dtype == torch.float16
-    assert draft.frames.shape == (CLIP_FRAMES, HEIGHT, WIDTH, 3)
-    assert draft.mask.shape == draft.frames.shape[:3]
-    assert draft.mask.max() == 255  # a training scene has its subject in view
-    written = paths[0].stat().st_mtime_ns
-    assert draw_drafts(pipe, tmp_path, 1) == paths and paths[0].stat().st_mtime_ns == written  # kept
-
-    # Sampling steps back toward the clip it started from: from no noise it is the clip itself.
-    g = torch.Generator().manual_seed(0)
-    x0, noise = torch.randn(2, 1, LATENT_CHANNELS, *LATENT_GRID, generator=g)
-    assert torch.equal(sample_from(pipe, x0, "a cat", 0.0, noise), x0)
-    video = torch.from_numpy(draft.frames).permute(3, 0, 1, 2)[None].float() / 127.5 - 1
-    from generation.training.transformer import normalised
-
-    with torch.no_grad():
-        x0 = normalised(pipe.vae, pipe.vae.encode(video).latent_dist.mode())
-        sampled = sample_from(pipe, x0, "a cat", 0.6, noise)
-    started = 0.4 * x0 + 0.6 * noise
-    assert (sampled - x0).abs().mean() < 0.5 * (started - x0).abs().mean()
-
-
 def small_latents(count: int = 4) -> Latents:
     g = torch.Generator().manual_seed(0)
     return Latents(
@@ -495,7 +404,6 @@ def test_a_transformer_run_follows_the_schedule_from_where_the_last_one_stopped(
     [
         (["transformer", "--rate", "0"], "--rate must be above 0, not 0"),
         (["vae", "--shifts", "-0.5"], "--shifts must be 0 or more, not -0.5"),
-        (["decoder", "--drafts", "-3"], "--drafts must be 0 or more, not -3"),
         (["evaluate", "--rows", "blurred", "--blur", "-1"], "--blur must be 0 or more pixels, not -1"),
     ],
 )
