@@ -35,14 +35,15 @@ test: setup lint
 	.venv/bin/pytest
 
 # The default model from nothing (about 4.5 hours on 2 CPU cores; minutes on a GPU): each stage resumes from
-# var/training/ and writes its part into generation/model/ when it ends. The transformer stage stops with
-# an error while the VAE's reconstructions name the subject in under 70 % of held-out prompts: run the
-# VAE stage again (it goes on where it stopped). docs/model.md has the figures.
+# var/training/ and writes its part into generation/model/ only where it beats the part there, judged on
+# both in the same run. The transformer stage stops with an error while the VAE's reconstructions name the
+# subject in under 70 % of held-out prompts: run the VAE stage again (it goes on where it stopped).
+# lab/ holds how it is made; docs/model.md has the figures.
 model: setup
-	$(PY) -m generation.training vae --steps 20000 --minutes 110
-	$(PY) -m generation.training transformer --steps 5000 --minutes 90
-	$(PY) -m generation.training decoder --steps 1500 --minutes 30
-	$(PY) -m generation.training evaluate
+	$(PY) -m lab.training vae --steps 20000 --minutes 110
+	$(PY) -m lab.training transformer --steps 5000 --minutes 90
+	$(PY) -m lab.training decoder --steps 1500 --minutes 30
+	$(PY) -m lab.evaluation
 
 bench: setup redis
 	$(PY) -m benchmarks.voting

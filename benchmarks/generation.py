@@ -4,7 +4,6 @@
     python -m benchmarks.generation --preset tiny
     python -m benchmarks.generation --preset ltx --random-weights [--compile] [--device cuda]
     python -m benchmarks.generation --preset ltx --random-weights --device cpu --size 64x64 --frames 8 (smoke)
-    python -m benchmarks.generation --patch 1      (the default model beside a fresh one of 1-cell tokens)
 
 Every setting gets its own renderer (same seeded weights), one warm-up render of another prompt, then
 `rounds` timed renders of the clip, the settings taking turns within each round so that a noisy machine
@@ -15,10 +14,6 @@ against no cache, cross-attention K/V projections per clip, self-attention reall
 memory during a render (peak resident memory above the level before the render on a CPU; peak allocated
 memory on a GPU). Then the embedding cache's hit rate over a simulated stream of winning prompts, and a
 FirstBlockCache threshold sweep.
-
-`--patch 1` times only what tokens of one latent cell would cost a render (docs/model.md, "Which part of the
-place"): the shipped transformer beside a fresh one of its width and depth whose tokens are `--patch` cells a
-side, both without caches (a random model's frames would decide what a step cache skips).
 """
 
 from __future__ import annotations
@@ -205,18 +200,9 @@ def main() -> None:
     parser.add_argument("--layers", type=int, default=28, help="ltx --random-weights: transformer blocks")
     parser.add_argument("--compile", action="store_true", help="ltx: also time compile_repeated_blocks")
     parser.add_argument(
-        "--patch",
-        type=int,
-        choices=(1, 2),
-        default=0,
-        help="world: time the shipped transformer beside a fresh one whose tokens are this many cells a side",
-    )
-    parser.add_argument(
         "--charts", type=Path, default=charts.CHARTS_DIR, help="where generation.png is drawn"
     )
     args = parser.parse_args()
-    if args.patch and args.preset != "world":
-        parser.error("--patch compares the default model's transformer: use it with --preset world")
     if args.threads:
         torch.set_num_threads(args.threads)
     default_size = (768, 512) if args.preset == "ltx" else (512, 288)
@@ -231,9 +217,6 @@ def main() -> None:
         f"{preset.name} preset, {args.width}x{args.height}, {args.frames} frames at 24 fps, "
         f"{torch.get_num_threads()} torch threads, {os.cpu_count()} CPUs, {args.rounds} rounds"
     )
-    if args.patch:
-        compare_patch(preset, args)
-        return
     cached = measure(preset.build, preset, SETTINGS, args)
     if preset.name != "tiny":  # the random stand-in beside it, same clip, same run
         stand_in = get_preset("tiny")
@@ -251,39 +234,6 @@ def main() -> None:
     report(swept, args, f"FirstBlockCache threshold ({preset.name})")
     embedding_hit_rate(preset.build(), preset)
     print(f"chart: {draw_chart(args, cached, swept)}")
-
-
-def compare_patch(preset: Preset, args: argparse.Namespace) -> None:
-    shipped = preset.build()
-    patch = shipped.transformer.config.patch_size
-    renderers = {
-        f"shipped, {patch}x{patch} cells a token": Renderer(preset, shipped, SETTINGS["none"]),
-        f"fresh, {args.patch}x{args.patch} cells a token": Renderer(
-            preset, repatched(preset.build(), args.patch), SETTINGS["none"]
-        ),
-    }
-    report(
-        take_turns(renderers, args),
-        args,
-        f"Tokens ({preset.name}, no caches)",
-        base_row=next(iter(renderers)),
-    )
-
-
-def repatched(pipe: Any, cells: int) -> Any:
-    """`pipe` with a fresh transformer of its own width and depth whose tokens are `cells` cells a side."""
-    from generation.training.architecture import build_transformer
-
-    old = pipe.transformer.config
-    torch.manual_seed(0)
-    transformer = build_transformer(heads=old.num_attention_heads, cells=cells)
-    assert transformer.config.num_layers == old.num_layers, (
-        "the fresh transformer's depth is the shipped one's"
-    )
-    # A new pipeline, not an assignment: the pipeline reads its transformer's patch when it is made.
-    fresh = type(pipe)(**{**pipe.components, "transformer": transformer.eval()})
-    fresh.set_progress_bar_config(disable=True)
-    return fresh
 
 
 def draw_chart(

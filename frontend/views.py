@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 
-from generation.training.architecture import VOCABULARY_FILE
+from generation.model_folder import VOCABULARY_FILE
 from yolive.moderation.policy.classifier import warm_up
 from yolive.voting.models import Viewer
 

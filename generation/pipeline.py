@@ -4,7 +4,7 @@ diffusers 0.42's LTXConditionPipeline packs latents by the transformer's patch s
 as many channels as a token has, builds the tokens' video coordinates, and unpacks the denoised latents, as
 if every patch were one cell: with a patch of 2 the noise has four times the VAE's channels, the
 coordinates raise ("shape [1, -1, 2880] is invalid"), and the unpacking scrambles the channels. The
-default model reads 2x2 latent cells as one token (generation/training/architecture.py), so it renders
+default model reads 2x2 latent cells as one token (lab/training/architecture.py), so it renders
 through this subclass; with a patch of 1, as the `ltx` model has, its three methods give what diffusers'
 give. The folder still names LTXConditionPipeline, so stock diffusers loads it.
 """

@@ -16,7 +16,7 @@ command -v ffprobe >/dev/null || missing+=(ffmpeg)
 command -v redis-server >/dev/null || missing+=(redis-server)
 command -v npm >/dev/null || missing+=(nodejs npm)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
-# The default model's world draws its subjects from Noto's colour emoji (generation/world/).
+# The default model's world draws its subjects from Noto's colour emoji (lab/world/).
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || missing+=(fonts-noto-color-emoji)
 "$PYTHON" -c "import venv, ensurepip" 2>/dev/null || missing+=(python3-venv)
 # The deploy/ checks: systemd-analyze verify on the units, nginx -t (and a run) on the site.

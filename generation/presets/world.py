@@ -1,53 +1,23 @@
-"""`world`: the default model, a small LTX-Video trained by this project on the world it draws.
+"""`world`: the default model, a small LTX-Video trained by this project on the world it draws (lab/).
 
-It knows the subjects, settings and motions in its folder's vocabulary.json (generation/model/, written by
-`make model`) and nothing else: a prompt with none of those words gets the vocabulary's default scene.
-It renders 96x160 at 8 fps, which 2 CPU cores turn into a 10 s clip in a few seconds; the renderer blends
-the frames up to the stream's rate and scales them to its size. Loaded with `from_pretrained` from the
-folder, offline, the same path the `ltx` preset takes.
+It knows the subjects, settings and motions in its folder's vocabulary.json and nothing else: a prompt with
+none of those words gets the vocabulary's default scene. It renders at the small size and rate its folder's
+preset.json states (96x160 at 8 fps), which 2 CPU cores turn into a 10 s clip in a few seconds; the
+renderer blends the frames up to the stream's rate and scales them to its size. Loaded with
+`from_pretrained` from the folder, offline, the same path the `ltx` preset takes.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import torch
-from django.core.exceptions import ImproperlyConfigured
 
+from generation.model_folder import check_model_folder, render_facts
+from generation.precision import mixed_precision
 from generation.presets import Preset, decode_with_vae
-from generation.training.architecture import (
-    FPS,
-    HEIGHT,
-    LEAD_FRAMES,
-    MAX_TOKENS,
-    MODEL_DIR,
-    NO_PROMPT,
-    WIDTH,
-)
-from generation.training.precision import mixed_precision
-from generation.training.schedule import sampling_timesteps
 
-STEPS = 8
-REQUIRED = (
-    "model_index.json",
-    "transformer",
-    "vae",
-    "text_encoder",
-    "tokenizer",
-    "scheduler",
-    "vocabulary.json",
-)
-
-
-def check_model_folder(folder: Path = MODEL_DIR) -> Path:
-    missing = [name for name in REQUIRED if not (folder / name).exists()]
-    if missing:
-        raise ImproperlyConfigured(
-            f"the default model's folder {folder} lacks {', '.join(missing)}: run `make model`, "
-            "or set MODEL_PRESET=tiny for the random stand-in"
-        )
-    return folder
+FACTS = render_facts()
 
 
 def build() -> Any:
@@ -65,7 +35,7 @@ def build() -> Any:
 
 
 def pipeline_size(width: int, height: int) -> tuple[int, int]:
-    return WIDTH, HEIGHT  # the size it was trained at, whatever the stream's
+    return FACTS.width, FACTS.height  # the size it was trained at, whatever the stream's
 
 
 def decode(pipe: Any, latents: torch.Tensor, width: int, height: int) -> torch.Tensor:
@@ -77,13 +47,13 @@ def decode(pipe: Any, latents: torch.Tensor, width: int, height: int) -> torch.T
 PRESET = Preset(
     name="world",
     build=build,
-    timesteps=sampling_timesteps(STEPS),
+    timesteps=FACTS.timesteps,
     guidance_scale=1.0,  # one transformer pass a step
-    negative_prompt=NO_PROMPT,  # the caption training drops to, for when guidance is on
-    max_sequence_length=MAX_TOKENS,
+    negative_prompt=FACTS.negative_prompt,  # the caption training drops to, for when guidance is on
+    max_sequence_length=FACTS.max_tokens,
     pipeline_size=pipeline_size,
     decode=decode,
     fbc_threshold=0.05,
-    render_fps=FPS,
-    lead_frames=LEAD_FRAMES,  # trained on clips that always carry the lead: a first clip renders it too
+    render_fps=FACTS.fps,
+    lead_frames=FACTS.lead_frames,  # trained on clips that always carry the lead: a first clip renders it too
 )

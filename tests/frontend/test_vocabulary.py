@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from generation.world.vocabulary import find_words
+from lab.world.vocabulary import find_words
 from tests.helpers.browser import DESKTOP
 from tests.helpers.generation import WORLD_PROMPTS
 

@@ -7,7 +7,7 @@ import torch
 from diffusers import FlowMatchEulerDiscreteScheduler, LTXConditionPipeline
 
 from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
-from generation.training.architecture import (
+from lab.training.architecture import (
     HEIGHT,
     LATENT_CHANNELS,
     SPATIAL,
@@ -16,7 +16,7 @@ from generation.training.architecture import (
     build_transformer,
     build_vae,
 )
-from generation.training.text import build_text_encoder, build_tokenizer
+from lab.training.text_encoder import build_text_encoder, build_tokenizer
 
 CELLS = (3, HEIGHT // SPATIAL, WIDTH // SPATIAL)  # latent frames, rows, columns
 

@@ -13,9 +13,11 @@ from safetensors import safe_open
 
 from generation.engine import CacheSettings, Renderer, RenderRequest
 from generation.presets import get_preset
-from generation.training.architecture import FPS, HEIGHT, MAX_TOKENS, MODEL_DIR, WIDTH
+from generation.model_folder import MODEL_DIR, render_facts
 
 ROOT = MODEL_DIR.parents[1]
+FACTS = render_facts()
+FPS, HEIGHT, MAX_TOKENS, WIDTH = FACTS.fps, FACTS.height, FACTS.max_tokens, FACTS.width
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
 // What the model will understand in a prompt, shown while the viewer types, and the whole vocabulary one
-// click away. Words are found exactly as generation/world/vocabulary.py finds them (the test suite holds the
+// click away. Words are found exactly as lab/world/vocabulary.py finds them (the test suite holds the
 // two to the same answers): lower case, letters only, the longest phrase first, subjects before settings
 // before motions; the first two subjects, the first setting and the first motion are what gets drawn.
 const KINDS = [
