@@ -33,10 +33,10 @@ import numpy as np
 import torch
 
 from benchmarks import charts
-from benchmarks.common import psnr
+from benchmarks.instruments import psnr
 from generation.embeddings import PromptEmbeddingCache
-from generation.engine import CacheSettings, Renderer, RenderRequest
 from generation.presets import Preset, get_preset
+from generation.renderer import CacheSettings, Renderer, RenderRequest
 
 CLIP_PROMPT = "a paper boat drifts down a flooded neon street at night"
 WARMUP_PROMPT = "a lighthouse in a storm"

@@ -14,9 +14,9 @@ from typing import Any
 
 import torch
 
-from generation.engine import CacheSettings, Renderer, RenderRequest
 from generation.presets import get_preset
 from generation.presets.ltx import DTYPE, build_random
+from generation.renderer import CacheSettings, Renderer, RenderRequest
 
 DEFAULTS = CacheSettings()
 

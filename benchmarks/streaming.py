@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks import charts
-from benchmarks.common import cpu_seconds, free_port
+from benchmarks.instruments import cpu_seconds, free_port
 
 WORKDIR = Path(tempfile.mkdtemp(prefix="yolive-stream-bench-"))
 

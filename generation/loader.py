@@ -15,7 +15,7 @@ from celery.signals import worker_process_init
 from django.conf import settings
 
 if TYPE_CHECKING:
-    from generation.engine import CacheSettings, Renderer
+    from generation.renderer import CacheSettings, Renderer
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,7 @@ _renderer: Renderer | None = None
 
 
 def cache_settings() -> CacheSettings:
-    from generation.engine import CacheSettings
+    from generation.renderer import CacheSettings
 
     return CacheSettings(
         embeddings=settings.GENERATION_EMBEDDING_CACHE_SIZE,
@@ -37,8 +37,8 @@ def cache_settings() -> CacheSettings:
 def build_renderer(preset_name: str | None = None, caches: CacheSettings | None = None) -> Renderer:
     import torch
 
-    from generation.engine import Renderer
     from generation.presets import get_preset
+    from generation.renderer import Renderer
 
     if settings.GENERATION_TORCH_THREADS:
         torch.set_num_threads(settings.GENERATION_TORCH_THREADS)

@@ -26,9 +26,9 @@ from streaming.pacer import Pacer
 from streaming.playlist import Segment
 from streaming.publisher import Publisher
 from streaming.schedule import Schedule, Slot
-from yolive import logs
 from yolive.clips import lifecycle
 from yolive.clips.models import Clip
+from yolive.plumbing import logs
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from streaming import picture
 from streaming.command import EncoderSpec
 from streaming.encoder import Encoder, EncoderDied
 from streaming.schedule import Slot
-from yolive import metrics
+from yolive.plumbing import metrics
 
 log = logging.getLogger(__name__)
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from streaming import airing, archive
 from streaming.feed import Feed
 from streaming.publisher import Publisher
-from yolive import heartbeat
 from yolive.clips import frames, lifecycle
+from yolive.plumbing import heartbeat
 
 log = logging.getLogger(__name__)
 

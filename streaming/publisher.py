@@ -19,8 +19,8 @@ from streaming import airing, archive, picture
 from streaming.playlist import LIVE_PLAYLIST, LiveWindow, Segment, render_live_playlist, resume_window
 from streaming.playlist import write_atomically as write_playlist
 from streaming.schedule import Slot
-from yolive import metrics
 from yolive.clips import lifecycle
+from yolive.plumbing import metrics
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ import pytest
 
 from tests.helpers import suite_redis
 from tests.helpers.processes import ROOT, PrivateRedis
-from yolive.redis_client import get_redis
+from yolive.plumbing.redis_client import get_redis
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -52,8 +52,8 @@ def main() -> None:
 def application() -> Any:
     """The ASGI application of one served process, which also reports its metrics (tests import
     yolive.asgi alone and report none)."""
-    from yolive import metrics
     from yolive.asgi import application
+    from yolive.plumbing import metrics
 
     if multiprocessing.parent_process() is not None:  # one of several uvicorn workers
         end_with_parent()

@@ -13,7 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 from dotenv import load_dotenv
 
 from yolive.env import env_bool, env_choice, env_float, env_int, env_list, env_secret, env_str
-from yolive.logs import logging_config
+from yolive.plumbing.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ENV_FILE = BASE_DIR / ".env"

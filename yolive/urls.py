@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from yolive.health import healthz
-from yolive.metrics.scrape import metrics
+from yolive.plumbing.health import healthz
+from yolive.plumbing.metrics.scrape import metrics
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

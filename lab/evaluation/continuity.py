@@ -28,8 +28,8 @@ CONTINUITY_PAIRS = (
 
 def continuity(stream_width: int = 512, stream_height: int = 288, fps: int = 24) -> Iterator[str]:
     """The table's lines: mean boundary and inside-clip change by kind of pair, continuity on and off."""
-    from generation.engine import CacheSettings, Renderer, RenderRequest
     from generation.presets import get_preset
+    from generation.renderer import CacheSettings, Renderer, RenderRequest
 
     preset = get_preset("world")
     renderer = Renderer(preset, preset.build(), CacheSettings())

@@ -163,8 +163,8 @@ def rendered(
 ) -> Callable[[Case], np.ndarray]:
     """The preset's renders, with its own guidance scale and sampling steps or `guidance` and `denoise`;
     the world preset's from the model in `folder` where one is given (a candidate beside the shipped one)."""
-    from generation.engine import CacheSettings, Renderer, RenderRequest
     from generation.presets import get_preset
+    from generation.renderer import CacheSettings, Renderer, RenderRequest
     from lab.training.schedule import sampling_timesteps
 
     preset = get_preset(preset_name)

@@ -13,8 +13,8 @@ from typing import Any
 import torch
 
 from benchmarks.generation import SETTINGS, report, take_turns
-from generation.engine import Renderer
 from generation.presets import get_preset
+from generation.renderer import Renderer
 from lab.training.architecture import build_transformer
 
 

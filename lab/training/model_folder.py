@@ -46,24 +46,30 @@ def candidate_folder() -> Path:
     return CANDIDATE_DIR
 
 
-def keep_if_better(parts: tuple[str, ...], score: Callable[[Path], float], what: str) -> bool:
+def keep_if_better(
+    parts: tuple[str, ...],
+    score: Callable[[Path], float],
+    what: str,
+    shipped: Path = MODEL_DIR,
+    candidate: Path = CANDIDATE_DIR,
+) -> bool:
     """Move `parts` from the candidate folder into the shipped one if the candidate scores higher by
     `score` (measured on both folders in this run, side by side); a tie keeps the shipped model. A shipped
     part of another architecture than today's is replaced whatever it scored: it no longer fits."""
-    if all(fits(name) for name in parts if name in PARTS):
-        shipped_score, candidate_score = score(MODEL_DIR), score(CANDIDATE_DIR)
+    if all(fits(name, shipped) for name in parts if name in PARTS):
+        shipped_score, candidate_score = score(shipped), score(candidate)
         print(f"{what}: shipped {100 * shipped_score:.1f} %, this run {100 * candidate_score:.1f} %")
         if candidate_score <= shipped_score:
             print("the shipped model stays: this run does not beat it")
             return False
     for name in parts:
-        source, target = CANDIDATE_DIR / name, MODEL_DIR / name
+        source, target = candidate / name, shipped / name
         if source.is_dir():
             shutil.rmtree(target, ignore_errors=True)
             shutil.copytree(source, target)
         else:
             shutil.copy2(source, target)
-    print(f"shipped: {', '.join(parts)} written into {MODEL_DIR}")
+    print(f"shipped: {', '.join(parts)} written into {shipped}")
     return True
 
 

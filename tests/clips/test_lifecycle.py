@@ -12,9 +12,9 @@ from channels.layers import get_channel_layer
 from django.utils import timezone
 
 from tests.helpers.streaming import make_clip
-from yolive import events
 from yolive.clips import lifecycle
 from yolive.clips.models import Clip
+from yolive.plumbing import events
 from yolive.voting.models import Prompt, Viewer
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def published():
-    with mock.patch("yolive.events.publish", autospec=True) as spy:
+    with mock.patch("yolive.plumbing.events.publish", autospec=True) as spy:
         yield spy
 
 

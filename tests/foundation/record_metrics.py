@@ -13,7 +13,7 @@ import django
 
 django.setup()
 
-from yolive import metrics  # noqa: E402
+from yolive.plumbing import metrics  # noqa: E402
 
 refused, sockets = (int(arg) for arg in sys.argv[1:3])
 metrics.VOTES_REFUSED.labels("rate_limited").inc(refused - 1)

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from yolive import heartbeat
+from yolive.plumbing import heartbeat
 
 pytestmark = pytest.mark.django_db
 

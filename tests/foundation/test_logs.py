@@ -7,12 +7,12 @@ from tests.helpers.processes import ROOT, subprocess_env
 SCRIPT = """
 import logging, django
 django.setup()
-from yolive.logs import bound
+from yolive.plumbing.logs import bound
 from yolive.voting.models import Round
 log = logging.getLogger("yolive.voting.rounds")
 log.info("closed %s", Round(pk=41, number=9))
 with bound(clip_id=7, round_id=3):
-    logging.getLogger("generation.rendering").warning("clip %s rendered in %.1f s", 7, 1.5)
+    logging.getLogger("generation.clip_job").warning("clip %s rendered in %.1f s", 7, 1.5)
 try:
     1 / 0
 except ZeroDivisionError:
@@ -41,7 +41,7 @@ def test_log_format_json_writes_one_object_a_line_with_the_process_round_and_cli
     assert rendered == {
         **rendered,
         "level": "WARNING",
-        "logger": "generation.rendering",
+        "logger": "generation.clip_job",
         "process": "conductor",
         "message": "clip 7 rendered in 1.5 s",
         "round_id": 3,

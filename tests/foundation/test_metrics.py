@@ -11,11 +11,11 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.helpers.processes import ROOT, subprocess_env
-from yolive import heartbeat, metrics
-from yolive import keys as redis_keys
 from yolive.clips.models import Clip
-from yolive.metrics.shared import GAUGE_TTL_S
-from yolive.redis_client import get_redis
+from yolive.plumbing import heartbeat, metrics
+from yolive.plumbing import keys as redis_keys
+from yolive.plumbing.metrics.totals import GAUGE_TTL_S
+from yolive.plumbing.redis_client import get_redis
 from yolive.voting.models import Prompt, Round
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from tests.helpers.processes import ROOT, subprocess_env
-from yolive import heartbeat
+from yolive.plumbing import heartbeat
 
 WORKER_START_TIMEOUT_S = 90  # a cold start imports torch and diffusers
 

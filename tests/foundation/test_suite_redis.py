@@ -12,7 +12,7 @@ import redis
 
 from tests.helpers import suite_redis
 from tests.helpers.processes import ROOT, PrivateRedis
-from yolive.redis_client import get_redis
+from yolive.plumbing.redis_client import get_redis
 
 ONE_TEST = "tests/foundation/test_env.py::test_it_uses_defaults_for_unset_or_empty"
 

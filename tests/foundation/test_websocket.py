@@ -3,8 +3,8 @@ import asyncio
 import pytest
 from channels.testing.websocket import WebsocketCommunicator
 
-from yolive import events
 from yolive.asgi import application
+from yolive.plumbing import events
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")

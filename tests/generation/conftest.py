@@ -9,8 +9,8 @@ import pytest
 import torch
 
 from generation import loader
-from generation.engine import CacheSettings, Renderer
 from generation.presets import get_preset
+from generation.renderer import CacheSettings, Renderer
 from tests.helpers.generation import NO_CACHES, SECONDS
 
 

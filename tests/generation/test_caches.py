@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from diffusers.hooks import TaylorSeerCacheConfig
 
-from benchmarks.common import psnr
+from benchmarks.instruments import psnr
 from generation import step_cache
 from generation.embeddings import PromptEmbeddingCache
-from generation.engine import CacheSettings, Renderer
 from generation.presets import get_preset
+from generation.renderer import CacheSettings, Renderer
 from generation.step_cache import StepCacheError, enable_step_cache, hooked_modules
 from tests.helpers.generation import NO_CACHES, request
 from tests.helpers.processes import ROOT, subprocess_env

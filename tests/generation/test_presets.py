@@ -11,8 +11,8 @@ import pytest
 from diffusers import AutoencoderKLLTXVideo
 from django.core.exceptions import ImproperlyConfigured
 
-from generation.engine import CacheSettings, Renderer
 from generation.presets import assemble_pipeline, get_preset, ltx, tiny
+from generation.renderer import CacheSettings, Renderer
 from tests.helpers.generation import FRAMES, SIZE, request
 from tests.helpers.processes import ROOT, subprocess_env
 

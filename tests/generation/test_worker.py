@@ -14,11 +14,11 @@ import pytest
 
 from tests.helpers.generation import make_clip
 from tests.helpers.processes import ROOT, subprocess_env
-from yolive import keys as redis_keys
 from yolive.celery import app
 from yolive.clips.frames import frames_path
 from yolive.clips.models import Clip
-from yolive.redis_client import get_redis
+from yolive.plumbing import keys as redis_keys
+from yolive.plumbing.redis_client import get_redis
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

@@ -11,9 +11,9 @@ import pytest
 from diffusers import AutoencoderKLLTXVideo, FlowMatchEulerDiscreteScheduler, LTXVideoTransformer3DModel
 from safetensors import safe_open
 
-from generation.engine import CacheSettings, Renderer, RenderRequest
-from generation.presets import get_preset
 from generation.model_folder import MODEL_DIR, render_facts
+from generation.presets import get_preset
+from generation.renderer import CacheSettings, Renderer, RenderRequest
 
 ROOT = MODEL_DIR.parents[1]
 FACTS = render_facts()

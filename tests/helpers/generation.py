@@ -8,7 +8,7 @@ from typing import Any
 import torch
 from django.utils import timezone
 
-from generation.engine import CacheSettings, RenderRequest
+from generation.renderer import CacheSettings, RenderRequest
 from yolive.clips.models import Clip
 from yolive.voting.models import Prompt, Round
 

@@ -18,7 +18,7 @@ from channels.layers import get_channel_layer
 
 from tests.helpers.processes import ROOT, free_port, subprocess_env
 from tests.helpers.streaming import http_get
-from yolive.events import VIEWERS
+from yolive.plumbing.events import VIEWERS
 
 
 class EventTap(threading.Thread):

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import redis
 
-from benchmarks.common import free_port
+from benchmarks.instruments import free_port
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lab.evaluation.judge import judge
 from generation.model_folder import VOCABULARY_FILE
 from generation.model_folder import render_facts as shipped_facts
+from lab.evaluation.judge import judge
 from lab.training.architecture import FPS, HEIGHT, WIDTH
 from lab.training.model_folder import render_facts
 from lab.world.clips import Scene, draw, to_uint8
@@ -95,7 +95,7 @@ def test_the_judge_finds_no_subject_in_a_backdrop_alone():
 
 
 def test_the_judge_reads_the_random_stand_ins_output_as_no_subject(make_renderer):
-    from generation.engine import RenderRequest
+    from generation.renderer import RenderRequest
 
     result = make_renderer().render(
         RenderRequest(prompt="a cat bouncing", seed=1, width=WIDTH, height=HEIGHT, fps=FPS, num_frames=32)

@@ -5,12 +5,12 @@ import asyncio
 import pytest
 from channels.layers import get_channel_layer
 
-from yolive import events
 from yolive.clips.models import Clip
 from yolive.moderation.desk import actions
 from yolive.moderation.models import AuditLog
 from yolive.moderation.policy import bans, gate, lockdown
 from yolive.moderation.signals import prompt_approved
+from yolive.plumbing import events
 from yolive.voting import tally
 from yolive.voting.models import Prompt, Round, Viewer
 

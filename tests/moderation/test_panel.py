@@ -6,9 +6,9 @@ import pytest
 from channels.testing.websocket import WebsocketCommunicator
 from django.test import Client
 
-from yolive import events
 from yolive.asgi import application
 from yolive.moderation.desk.consumers import FORBIDDEN_CLOSE_CODE
+from yolive.plumbing import events
 from yolive.voting import rounds, services
 from yolive.voting.models import Prompt
 from yolive.voting.services import held_event

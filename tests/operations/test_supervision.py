@@ -15,8 +15,8 @@ import pytest
 
 from tests.helpers.observers import check_playlist_rules
 from tests.helpers.supervised import LiveClient, SupervisedChannel
-from yolive.heartbeat import BEAT_TTL_S
-from yolive.metrics.shared import FLUSH_INTERVAL_S
+from yolive.plumbing.heartbeat import BEAT_TTL_S
+from yolive.plumbing.metrics.totals import FLUSH_INTERVAL_S
 
 pytestmark = pytest.mark.slow
 

@@ -15,8 +15,8 @@ from streaming.publisher import LIVE_WINDOW_SEGMENTS
 from tests.helpers.observers import PlaylistReloads, check_playlist_rules, packets
 from tests.helpers.processes import ROOT, subprocess_env
 from tests.helpers.streaming import FPS, SEGMENT, make_clip, start_broadcaster
-from yolive import heartbeat, metrics
 from yolive.clips.models import Clip
+from yolive.plumbing import heartbeat, metrics
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 CLIP_SECONDS = 10

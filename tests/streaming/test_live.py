@@ -34,8 +34,8 @@ from tests.helpers.streaming import (
     start_broadcaster,
     write_frames,
 )
-from yolive import metrics
 from yolive.clips.models import Clip
+from yolive.plumbing import metrics
 from yolive.voting.models import Prompt, Round
 
 # The database is set up for the module's one broadcast; tests read what the fixture saved of it.

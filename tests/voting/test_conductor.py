@@ -10,8 +10,8 @@ import pytest
 from django.utils import timezone
 
 from tests.helpers.processes import ROOT, subprocess_env
-from yolive import heartbeat
 from yolive.clips.models import Clip
+from yolive.plumbing import heartbeat
 from yolive.voting import tally
 from yolive.voting.conductor import LEASE_TTL_S, Conductor
 from yolive.voting.lease import Lease

@@ -20,7 +20,7 @@ from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from tests.helpers.processes import in_own_loop
 from tests.helpers.stack import Stack
-from yolive import events
+from yolive.plumbing import events
 
 pytestmark = pytest.mark.slow
 
@@ -143,7 +143,7 @@ class Listener:
 
 
 def test_a_listener_that_could_not_subscribe_is_started_again(settings: Any) -> None:
-    from benchmarks.common import free_port
+    from benchmarks.instruments import free_port
     from yolive.voting.fanout import Fanout
 
     working = settings.CHANNEL_LAYERS

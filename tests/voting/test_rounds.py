@@ -13,7 +13,7 @@ from yolive.celery import app
 from yolive.clips.models import Clip
 from yolive.moderation.models import BlockedTerm
 from yolive.moderation.policy import gate
-from yolive.redis_client import get_redis
+from yolive.plumbing.redis_client import get_redis
 from yolive.voting import rounds, services, tally
 from yolive.voting.models import HousePrompt, Prompt, Round, Viewer
 

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from tests.helpers.voting import Viewer, close_round, open_round, submit, tick
-from yolive import events
+from yolive.plumbing import events
 from yolive.voting.models import Round
 from yolive.voting.snapshot import ranked
 

@@ -4,8 +4,8 @@ import pytest
 from channels.db import database_sync_to_async
 
 from tests.helpers.voting import Viewer, open_round, submit, tick
-from yolive import metrics
 from yolive.moderation.desk.actions import approve_prompt
+from yolive.plumbing import metrics
 from yolive.voting import tally
 from yolive.voting.models import Prompt
 

@@ -17,8 +17,8 @@ from typing import Any
 from django.dispatch import Signal
 from django.utils import timezone
 
-from yolive import events
 from yolive.clips.models import Clip
+from yolive.plumbing import events
 
 log = logging.getLogger(__name__)
 

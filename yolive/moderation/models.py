@@ -6,9 +6,9 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from yolive import events
 from yolive.moderation.policy.harm.categories import CATEGORIES
 from yolive.moderation.policy.text import normalize
+from yolive.plumbing import events
 
 
 class BlockedTerm(models.Model):

@@ -16,8 +16,8 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
 
-from yolive import events, heartbeat
 from yolive.moderation.policy import classifier
+from yolive.plumbing import events, heartbeat
 from yolive.voting import rounds, tally
 from yolive.voting.lease import Lease
 from yolive.voting.models import Round

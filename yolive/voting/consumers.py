@@ -23,8 +23,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils.timezone import now
 
-from yolive import events, metrics
-from yolive import keys as redis_keys
+from yolive.plumbing import events, metrics
+from yolive.plumbing import keys as redis_keys
 from yolive.voting import services, tally
 from yolive.voting.errors import VotingError
 from yolive.voting.fanout import fanout

@@ -27,8 +27,8 @@ from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
-from yolive import events, metrics
-from yolive.loops import per_loop
+from yolive.plumbing import events, metrics
+from yolive.plumbing.loops import per_loop
 from yolive.voting.wire import Wire, encode
 
 log = logging.getLogger(__name__)

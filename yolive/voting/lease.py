@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from yolive import keys as redis_keys
-from yolive.heartbeat import instance_name
-from yolive.redis_client import get_redis
+from yolive.plumbing import keys as redis_keys
+from yolive.plumbing.heartbeat import instance_name
+from yolive.plumbing.redis_client import get_redis
 from yolive.voting import scripts
 from yolive.voting.tally import run_script
 

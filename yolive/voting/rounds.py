@@ -18,10 +18,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from yolive import events
 from yolive.clips import lifecycle
 from yolive.clips.models import Clip
 from yolive.moderation.policy import gate
+from yolive.plumbing import events
 from yolive.voting import tally
 from yolive.voting.models import HousePrompt, Prompt, Round
 

@@ -1,7 +1,7 @@
 """What viewers do, as plain synchronous domain code: who they are and what they submit.
 
-Nothing here imports Channels: a change commits, then goes out through yolive.events. Votes are not here:
-they never touch the database while a round is open (see tally.py and the consumer).
+Nothing here imports Channels: a change commits, then goes out through yolive.plumbing.events. Votes are
+not here: they never touch the database while a round is open (see tally.py and the consumer).
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from yolive import events
 from yolive.clips.models import Clip
 from yolive.moderation.models import Restriction
 from yolive.moderation.policy import bans, gate
 from yolive.moderation.policy import text as text_forms
+from yolive.plumbing import events
 from yolive.voting import tally
 from yolive.voting.errors import VotingError
 from yolive.voting.models import Prompt, Viewer

@@ -12,8 +12,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.conf import settings
 
-from yolive import events
 from yolive.clips.models import Clip
+from yolive.plumbing import events
 from yolive.voting import tally
 from yolive.voting.models import Prompt, Viewer
 from yolive.voting.services import prompt_view

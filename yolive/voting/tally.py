@@ -18,10 +18,10 @@ import redis
 import redis.asyncio as aredis
 from django.conf import settings
 
-from yolive import events
-from yolive import keys as redis_keys
-from yolive.loops import per_loop
-from yolive.redis_client import get_async_redis, get_redis
+from yolive.plumbing import events
+from yolive.plumbing import keys as redis_keys
+from yolive.plumbing.loops import per_loop
+from yolive.plumbing.redis_client import get_async_redis, get_redis
 from yolive.voting import scripts
 
 # Script calls wait this long for others to share their pipeline. Each pipeline costs the web process a

@@ -12,7 +12,7 @@ from django.core.management.base import BaseCommand
 
 from streaming.broadcaster import Broadcaster
 from streaming.command import EncoderSpec, choose_encoder
-from yolive import metrics
+from yolive.plumbing import metrics
 
 log = logging.getLogger(__name__)
 

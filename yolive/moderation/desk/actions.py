@@ -12,7 +12,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from yolive import events
 from yolive.clips.models import Clip
 from yolive.moderation.desk import audit
 from yolive.moderation.models import BlockedTerm, CategoryLevel, PromptReview, Restriction
@@ -22,6 +21,7 @@ from yolive.moderation.policy.levels import forget_cached_levels
 from yolive.moderation.policy.terms import forget_cached_terms
 from yolive.moderation.policy.text import normalize
 from yolive.moderation.signals import prompt_approved
+from yolive.plumbing import events
 from yolive.voting import services
 from yolive.voting.models import Prompt, Round, Viewer
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from yolive import events
 from yolive.moderation.models import AuditLog
+from yolive.plumbing import events
 
 
 def record(actor: Any, action: str, target: str = "", /, **detail: Any) -> AuditLog:

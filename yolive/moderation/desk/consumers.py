@@ -6,7 +6,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from yolive import events
+from yolive.plumbing import events
 
 # Sent when a socket without a staff session knocks; 4000-4999 are for applications (RFC 6455 7.4.2).
 FORBIDDEN_CLOSE_CODE = 4403

@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from generation.engine import OOM_COUNTS, CacheSettings, OutOfMemoryGiveUp, rendered_frames, to_rate
 from generation.presets import get_preset
+from generation.renderer import OOM_COUNTS, CacheSettings, OutOfMemoryGiveUp, rendered_frames, to_rate
 from tests.helpers.generation import FRAMES, SIZE, RunsOutOfMemory, request
 
 

@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from prometheus_client import CollectorRegistry
 from prometheus_client.core import Metric
 
-from yolive import keys as redis_keys
-from yolive.heartbeat import instance_name
-from yolive.redis_client import get_redis
+from yolive.plumbing import keys as redis_keys
+from yolive.plumbing.heartbeat import instance_name
+from yolive.plumbing.redis_client import get_redis
 
 log = logging.getLogger(__name__)
 

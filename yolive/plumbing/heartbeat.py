@@ -14,8 +14,8 @@ import threading
 import time
 from typing import Any
 
-from yolive import keys as redis_keys
-from yolive.redis_client import get_redis
+from yolive.plumbing import keys as redis_keys
+from yolive.plumbing.redis_client import get_redis
 
 BEAT_INTERVAL_S = 5.0
 BEAT_TTL_S = 15  # three missed beats and a process counts as gone

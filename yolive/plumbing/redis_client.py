@@ -9,7 +9,7 @@ import redis
 import redis.asyncio as aredis
 from django.conf import settings
 
-from yolive.loops import per_loop
+from yolive.plumbing.loops import per_loop
 
 # Short timeouts: a Redis outage must turn into a quick, clear error (and a 503 on /healthz), not a hang.
 CONNECT_TIMEOUT_S = 2

@@ -1,8 +1,8 @@
 """The channel's metrics, recorded where things happen and added up across processes in Redis.
 
 Each process records into the prometheus-client objects below (in memory, no I/O on the hot path) and a
-thread adds what changed to Redis every FLUSH_INTERVAL_S (yolive/metrics/shared.py). /metrics, on any web
-process, reads the totals back and adds what it measures at scrape time (yolive/metrics/scrape.py).
+thread adds what changed to Redis every FLUSH_INTERVAL_S (totals.py). /metrics, on any web
+process, reads the totals back and adds what it measures at scrape time (scrape.py).
 docs/operations.md "Metrics" says why Redis and not prometheus-client's multiprocess mode.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics
 
-from yolive.metrics.shared import Publisher
+from yolive.plumbing.metrics.totals import Publisher
 
 # `_created` samples would be per process; summed across processes they mean nothing.
 disable_created_metrics()

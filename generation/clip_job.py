@@ -16,11 +16,11 @@ from typing import Any, cast
 from django.conf import settings
 from django.utils import timezone
 
-from yolive import keys as redis_keys
 from yolive.clips import lifecycle
 from yolive.clips.frames import frames_path, frames_shape, last_frames, store_frames
 from yolive.clips.models import Clip
-from yolive.redis_client import get_redis
+from yolive.plumbing import keys as redis_keys
+from yolive.plumbing.redis_client import get_redis
 
 log = logging.getLogger(__name__)
 
@@ -129,8 +129,8 @@ def _adopt(clip: Clip) -> str:
 
 
 def _render(clip: Clip) -> str:
-    from generation.engine import OutOfMemoryGiveUp, RenderRequest
     from generation.loader import get_renderer
+    from generation.renderer import OutOfMemoryGiveUp, RenderRequest
 
     queue_wait = (clip.started_at - clip.created_at).total_seconds() if clip.started_at else 0.0
     fps, width, height = _clip_format(clip)

@@ -11,20 +11,20 @@ import numpy as np
 import pytest
 from django.conf import settings
 
-from generation import loader, rendering
+from generation import clip_job, loader
 from tests.helpers.generation import FPS, FRAMES, SIZE, RunsOutOfMemory, make_clip
 from tests.helpers.processes import ROOT, subprocess_env
-from yolive import events
 from yolive.clips.frames import frames_path, store_frames
 from yolive.clips.models import Clip
-from yolive.redis_client import get_redis
+from yolive.plumbing import events
+from yolive.plumbing.redis_client import get_redis
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def published():
-    with mock.patch("yolive.events.publish", autospec=True, side_effect=events.publish) as spy:
+    with mock.patch("yolive.plumbing.events.publish", autospec=True, side_effect=events.publish) as spy:
         yield spy
 
 
@@ -34,7 +34,7 @@ def clip_events(spy, clip_id: int) -> list[dict]:
 
 def test_a_rendered_clip_is_stored_and_marked_ready_with_timings(worker_renderer, published):
     clip = make_clip(1)
-    assert rendering.render_clip(clip.id) == "ready"
+    assert clip_job.render_clip(clip.id) == "ready"
 
     clip.refresh_from_db()
     assert clip.status == Clip.Status.READY and clip.progress == 1.0 and clip.ready_at
@@ -52,7 +52,7 @@ def test_a_rendered_clip_is_stored_and_marked_ready_with_timings(worker_renderer
 
 def test_every_step_and_every_status_change_is_published(worker_renderer, published):
     clip = make_clip(1, "a lighthouse")
-    rendering.render_clip(clip.id)
+    clip_job.render_clip(clip.id)
     sent = clip_events(published, clip.id)
     steps = worker_renderer.preset.steps
     assert all(set(e) == {"type", "clip_id", "round_number", "status", "progress", "prompt"} for e in sent)
@@ -65,14 +65,14 @@ def test_every_step_and_every_status_change_is_published(worker_renderer, publis
 def test_the_next_clip_continues_from_the_previous_rounds_frames(worker_renderer, settings):
     first = make_clip(1, seed=1)
     second = make_clip(2, "a whale", seed=2)
-    rendering.render_clip(first.id)
-    rendering.render_clip(second.id)
+    clip_job.render_clip(first.id)
+    clip_job.render_clip(second.id)
     second.refresh_from_db()
     assert second.cache_stats["continuity"]
 
     settings.GENERATION_CONTINUITY = False
     third = make_clip(3, seed=3)
-    rendering.render_clip(third.id)
+    clip_job.render_clip(third.id)
     third.refresh_from_db()
     assert not third.cache_stats["continuity"]
 
@@ -82,19 +82,19 @@ def test_a_skipped_clip_is_never_continued_from(worker_renderer):
     store_frames(skipped.id, np.zeros((FRAMES, SIZE, SIZE, 3), np.uint8))
     Clip.objects.filter(id=skipped.id).update(frames_path=str(frames_path(skipped.id)))
     after = make_clip(2)
-    rendering.render_clip(after.id)
+    clip_job.render_clip(after.id)
     after.refresh_from_db()
     assert not after.cache_stats["continuity"]
 
 
 def test_a_redelivered_task_for_a_rendered_clip_does_nothing(worker_renderer, published):
     clip = make_clip(1)
-    rendering.render_clip(clip.id)
+    clip_job.render_clip(clip.id)
     written = os.stat(frames_path(clip.id)).st_mtime_ns
     published.reset_mock()
     for status in (Clip.Status.READY, Clip.Status.ON_AIR, Clip.Status.AIRED):
         Clip.objects.filter(id=clip.id).update(status=status)
-        assert rendering.render_clip(clip.id) == "done"
+        assert clip_job.render_clip(clip.id) == "done"
     assert os.stat(frames_path(clip.id)).st_mtime_ns == written
     assert not published.called
 
@@ -102,7 +102,7 @@ def test_a_redelivered_task_for_a_rendered_clip_does_nothing(worker_renderer, pu
 def test_frames_stored_before_a_crash_are_adopted_not_rendered_again(worker_renderer):
     clip = make_clip(1, status=Clip.Status.RENDERING)
     store_frames(clip.id, np.full((FRAMES, SIZE, SIZE, 3), 9, np.uint8))
-    assert rendering.render_clip(clip.id) == "adopted"
+    assert clip_job.render_clip(clip.id) == "adopted"
     clip.refresh_from_db()
     assert clip.status == Clip.Status.READY and clip.num_frames == FRAMES
     assert int(np.load(clip.frames_path)[0, 0, 0, 0]) == 9
@@ -120,7 +120,7 @@ def _prefix() -> str:
 def test_a_render_claimed_by_a_live_worker_is_left_to_it(worker_renderer):
     clip = make_clip(1)
     claimed_by(clip, os.getppid())
-    assert rendering.render_clip(clip.id) == "busy"
+    assert clip_job.render_clip(clip.id) == "busy"
     clip.refresh_from_db()
     assert clip.status == Clip.Status.RENDERING and not clip.frames_path
 
@@ -130,7 +130,7 @@ def test_a_render_claimed_by_a_dead_worker_is_taken_over(worker_renderer):
     gone.wait()
     clip = make_clip(1)
     claimed_by(clip, gone.pid)
-    assert rendering.render_clip(clip.id) == "ready"
+    assert clip_job.render_clip(clip.id) == "ready"
 
 
 def test_a_moderator_skip_during_the_render_stops_it_within_one_step(worker_renderer, published):
@@ -143,7 +143,7 @@ def test_a_moderator_skip_during_the_render_stops_it_within_one_step(worker_rend
             Clip.objects.filter(id=clip.id).update(skip_requested=True)
 
     worker_renderer.pipe.transformer.register_forward_pre_hook(moderator_clicks_skip)
-    assert rendering.render_clip(clip.id) == "skipped"
+    assert clip_job.render_clip(clip.id) == "skipped"
     clip.refresh_from_db()
     assert clip.status == Clip.Status.SKIPPED and not clip.frames_path
     assert not frames_path(clip.id).exists()
@@ -154,7 +154,7 @@ def test_a_moderator_skip_during_the_render_stops_it_within_one_step(worker_rend
 
 def test_a_clip_skipped_before_its_render_is_never_rendered(worker_renderer, published):
     clip = make_clip(1, skip_requested=True)
-    assert rendering.render_clip(clip.id) == "skipped"
+    assert clip_job.render_clip(clip.id) == "skipped"
     clip.refresh_from_db()
     assert clip.status == Clip.Status.SKIPPED and not frames_path(clip.id).exists()
     assert [e["status"] for e in clip_events(published, clip.id)] == ["skipped"]
@@ -163,7 +163,7 @@ def test_a_clip_skipped_before_its_render_is_never_rendered(worker_renderer, pub
 def test_out_of_memory_at_every_level_fails_the_clip_counts_it_and_drops_the_model(worker_renderer):
     RunsOutOfMemory(worker_renderer.pipe.transformer, times=3)
     clip = make_clip(1)
-    assert rendering.render_clip(clip.id) == "failed"
+    assert clip_job.render_clip(clip.id) == "failed"
     clip.refresh_from_db()
     assert clip.status == Clip.Status.FAILED and "out of memory" in clip.error
     assert get_redis().hget(f"{_prefix()}:generation:oom", "level3") == "1"
@@ -173,7 +173,7 @@ def test_out_of_memory_at_every_level_fails_the_clip_counts_it_and_drops_the_mod
 def test_out_of_memory_recovered_at_level_one_is_recorded_on_the_clip(worker_renderer):
     RunsOutOfMemory(worker_renderer.pipe.transformer, times=1)
     clip = make_clip(1)
-    assert rendering.render_clip(clip.id) == "ready"
+    assert clip_job.render_clip(clip.id) == "ready"
     clip.refresh_from_db()
     assert clip.cache_stats["oom_levels"] == [1]
     assert get_redis().hget(f"{_prefix()}:generation:oom", "level1") == "1"
@@ -185,13 +185,13 @@ def test_a_broken_render_fails_the_clip_with_the_reason(worker_renderer, monkeyp
 
     monkeypatch.setattr(type(worker_renderer.pipe), "__call__", broken)
     clip = make_clip(1)
-    assert rendering.render_clip(clip.id) == "failed"
+    assert clip_job.render_clip(clip.id) == "failed"
     clip.refresh_from_db()
     assert clip.status == Clip.Status.FAILED and "the pipeline broke" in clip.error
 
 
 def test_a_missing_clip_is_reported_not_raised(worker_renderer):
-    assert rendering.render_clip(987654) == "missing"
+    assert clip_job.render_clip(987654) == "missing"
 
 
 def test_torch_is_not_imported_by_the_task_module():

@@ -1,6 +1,6 @@
 """GET /metrics: the channel's metrics in Prometheus' text format, for staff or a bearer token.
 
-Besides what the processes record (yolive/metrics/__init__.py), it reads at scrape time what the channel
+Besides what the processes record (metrics/__init__.py), it reads at scrape time what the channel
 already keeps: clips by status (the database), the newest segment's age and who is reporting in
 (heartbeats), out-of-memory levels (the worker's counts in Redis) and the render queue (the broker).
 """
@@ -22,12 +22,12 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from yolive import heartbeat
-from yolive import keys as redis_keys
 from yolive.clips.models import Clip
-from yolive.metrics import REGISTRY
-from yolive.metrics.shared import channel_families
-from yolive.redis_client import get_redis
+from yolive.plumbing import heartbeat
+from yolive.plumbing import keys as redis_keys
+from yolive.plumbing.metrics import REGISTRY
+from yolive.plumbing.metrics.totals import channel_families
+from yolive.plumbing.redis_client import get_redis
 
 log = logging.getLogger(__name__)
 

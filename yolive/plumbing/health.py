@@ -11,8 +11,8 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
-from yolive import heartbeat
-from yolive.redis_client import get_redis
+from yolive.plumbing import heartbeat
+from yolive.plumbing.redis_client import get_redis
 
 # A live stream adds a segment every HLS_SEGMENT_SECONDS; a few missed ones mean the broadcaster is stuck.
 MAX_SEGMENT_AGE_S = 5 * settings.HLS_SEGMENT_SECONDS
