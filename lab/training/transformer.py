@@ -240,8 +240,19 @@ class Trainer:
             timestep[conditioned, lead] = 0.0
             weight[conditioned, lead] = 0.0
         with mixed_precision(self.device, self.autocast):
-            pred = velocity(self.transformer, xt, prompt, timestep, self.coords).float()
+            pred = self.predict(xt, prompt, timestep, index, rng).float()
         return (weight * (pred - target) ** 2).sum() / (weight.sum() * xt.shape[-1])
+
+    def predict(
+        self,
+        xt: torch.Tensor,
+        prompt: tuple[torch.Tensor, torch.Tensor],
+        timestep: torch.Tensor,
+        index: torch.Tensor,
+        rng: np.random.Generator,
+    ) -> torch.Tensor:
+        """The transformer's velocity for the batch of clips `index` (a subclass adds what else it reads)."""
+        return velocity(self.transformer, xt, prompt, timestep, self.coords)
 
     def train(self, minutes: float, checkpoint: Path, max_steps: int = 10**9, first_step: int = 0) -> int:
         state = load_checkpoint(checkpoint, self.modules(), self.opt)
