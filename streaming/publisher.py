@@ -7,7 +7,6 @@ EXT-X-DISCONTINUITY.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import time
@@ -56,14 +55,22 @@ class Publisher:
         self._retired: deque[tuple[float, Path]] = deque()
 
     def resume(self) -> None:
-        """Go on with the playlist a previous run left, and remove segments it no longer lists."""
-        self.window = resume_window(self.hls_dir / LIVE_PLAYLIST, LIVE_WINDOW_SEGMENTS, self.segment_seconds)
+        """Go on with the playlist a previous run left, and retire the segments it no longer lists.
+
+        When a segment left the playlist died with the previous run; it was at the playlist's last write at
+        the latest, so RFC 8216's grace runs from then (a segment file's own time is when it was written,
+        a window's length earlier)."""
+        playlist = self.hls_dir / LIVE_PLAYLIST
+        self.window = resume_window(playlist, LIVE_WINDOW_SEGMENTS, self.segment_seconds)
         listed = {s.uri for s in self.window.segments}
-        cutoff = time.time() - self.window.longest_duration - self.segment_seconds - DELETE_MARGIN_S
-        for path in self.hls_dir.glob("seg_*.ts*"):
-            with contextlib.suppress(FileNotFoundError):
-                if path.name not in listed and path.stat().st_mtime < cutoff:
-                    path.unlink()
+        try:
+            last_listed = playlist.stat().st_mtime
+        except FileNotFoundError:
+            last_listed = time.time()
+        due = last_listed + self.segment_seconds + self.window.longest_duration + DELETE_MARGIN_S
+        for path in sorted(self.hls_dir.glob("seg_*.ts*")):
+            if path.name not in listed:
+                self._retired.append((due, path))
 
     def mark_discontinuity(self) -> None:
         """The next segment comes from a new ffmpeg."""
