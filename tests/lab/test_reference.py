@@ -1,7 +1,6 @@
 """Reference conditioning: the subject's picture as clean tokens before the clip's, and its pilot."""
 
 import numpy as np
-import pytest
 import torch
 
 from lab.training.architecture import HEIGHT, LATENT_CHANNELS, WIDTH, build_vae
@@ -15,11 +14,6 @@ from lab.training.reference import (
 )
 from lab.training.transformer import Latents, video_coords
 from lab.world.vocabulary import SUBJECTS
-
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    torch.set_num_threads(1)
 
 
 def stills(count: int = 4) -> Latents:

@@ -25,11 +25,6 @@ from lab.training.transformer import Latents, Trainer
 from tests.helpers.commands import refusal
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    torch.set_num_threads(1)
-
-
 def test_a_few_vae_steps_on_one_batch_lower_its_loss():
     torch.manual_seed(0)
     vae = build_vae().train()

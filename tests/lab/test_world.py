@@ -94,10 +94,13 @@ def test_the_judge_finds_no_subject_in_a_backdrop_alone():
     assert verdict.visible < 0.5
 
 
-def test_the_judge_reads_the_random_stand_ins_output_as_no_subject(make_renderer):
-    from generation.renderer import RenderRequest
+def test_the_judge_reads_the_random_stand_ins_output_as_no_subject():
+    from generation.presets import get_preset
+    from generation.renderer import Renderer, RenderRequest
+    from tests.helpers.generation import NO_CACHES
 
-    result = make_renderer().render(
+    tiny = get_preset("tiny")
+    result = Renderer(tiny, tiny.build(), NO_CACHES).render(
         RenderRequest(prompt="a cat bouncing", seed=1, width=WIDTH, height=HEIGHT, fps=FPS, num_frames=32)
     )
     assert judge(result.frames, "cat").visible < 0.5
