@@ -33,7 +33,7 @@ import numpy as np
 import torch
 
 from benchmarks import charts
-from benchmarks.instruments import psnr
+from benchmarks.instruments import psnr, resident_bytes
 from generation.embeddings import PromptEmbeddingCache
 from generation.presets import Preset, get_preset
 from generation.renderer import CacheSettings, Renderer, RenderRequest
@@ -54,7 +54,6 @@ SETTINGS = {
 }
 FBC_SWEEP = (0.02, 0.05, 0.1, 0.2)
 PSNR_CEILING = 60.0  # dB; frames equal to the uncached ones (infinite PSNR) are charted here
-PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
 @contextmanager
@@ -69,11 +68,11 @@ def peak_memory(device: str) -> Iterator[list[float]]:
         torch.cuda.synchronize()
         out[0] = (torch.cuda.max_memory_allocated() - base) / 2**20
         return
-    base, peak, stop = _rss(), [0], threading.Event()
+    base, peak, stop = resident_bytes(), [0], threading.Event()
 
     def sample() -> None:
         while not stop.is_set():
-            peak[0] = max(peak[0], _rss())
+            peak[0] = max(peak[0], resident_bytes())
             stop.wait(0.005)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -81,12 +80,7 @@ def peak_memory(device: str) -> Iterator[list[float]]:
     yield out
     stop.set()
     sampler.join()
-    out[0] = max(0, max(peak[0], _rss()) - base) * PAGE / 2**20
-
-
-def _rss() -> int:
-    with open("/proc/self/statm") as fh:
-        return int(fh.read().split()[1])
+    out[0] = max(0, max(peak[0], resident_bytes()) - base) / 2**20
 
 
 def clip_request(args: argparse.Namespace, prompt: str = CLIP_PROMPT) -> RenderRequest:

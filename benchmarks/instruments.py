@@ -1,4 +1,5 @@
-"""Small tools shared by the benchmarks and the tests: loopback ports, process CPU, picture quality.
+"""Small tools shared by the benchmarks and the tests: loopback ports, process CPU and memory, picture
+quality.
 
 Imports nothing of Django, so a benchmark can use it before it configures its own sandboxed settings.
 """
@@ -23,6 +24,11 @@ def cpu_seconds(pid: int) -> float:
     """User plus system CPU seconds a process has used so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def resident_bytes() -> int:
+    """This process's resident memory now (Linux /proc)."""
+    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
 def psnr(a: np.ndarray, b: np.ndarray) -> float:

@@ -30,3 +30,17 @@ def test_the_owners_ltx_command_runs_the_generation_benchmark():
     assert result.returncode == 0, result.stderr[-3000:]
     assert "ltx smoke on cpu: transformer" in result.stdout and "2 blocks" in result.stdout
     assert "rendered (8, 32, 32, 3)" in result.stdout
+
+
+def test_the_block_causal_benchmark_times_the_cache_on_and_off_and_counts_its_evictions(capsys):
+    from unittest.mock import patch
+
+    from benchmarks import block_causal
+
+    # In the test's process, where torch is imported already; six one-second blocks through a pool of three.
+    argv = ["block_causal", "--blocks", "6", "--warmup", "1", "--sink", "1", "--window", "2"]
+    with patch("sys.argv", argv):
+        block_causal.main()
+    out = capsys.readouterr().out
+    assert "| block-causal, cache on |" in out and "| block-causal, cache off" in out
+    assert "3 pages of 3" in out and "3 frames evicted (blocks - pages = 3)" in out

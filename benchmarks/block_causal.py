@@ -1,0 +1,193 @@
+"""Block-causal generation with the rolling KV cache, timed on the default model's transformer.
+
+    python -m benchmarks.block_causal [--blocks 120] [--warmup 10] [--sink 1] [--window 6] [--int8]
+        [--threads 1]
+
+One stream of `--blocks` latent frames (a second each at the default model's 8 fps) made block by block
+against the cache (generation/block_causal.py), then the same with the cache off: every step of a block
+recomputes the frames the cache would hold, in one block-causal pass over the sink, the window and the
+block. Reported after `--warmup` blocks: each block's seconds (p50, p95) as a share of the second it plays
+for, the cache-off to cache-on ratio, pages read a block, and the cache's pages, bytes and evictions with
+the process's resident memory after the first minute and at the end; beside them, in the same run, a
+10-second clip of the world preset as the worker renders it today (bidirectional, default caches).
+
+The shipped weights were trained bidirectionally: these are costs, not pictures. Decoding a block through
+the VAE is not counted (its decoder is not causal yet).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import statistics
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import torch
+
+from benchmarks.instruments import resident_bytes
+from generation.block_causal import BlockCausal, Grid, make_blocks
+from generation.kv_cache import FrameKVCache
+from generation.presets import get_preset
+from generation.renderer import CacheSettings, Renderer, RenderRequest
+
+PROMPT = "a cat bouncing in the snow"
+MINUTE = 60  # blocks in the first minute of the stream
+
+
+def grid_of(pipe: Any) -> Grid:
+    from generation.model_folder import render_facts
+
+    facts = render_facts()
+    patch = int(pipe.transformer.config.patch_size)
+    spatial, temporal = pipe.vae_spatial_compression_ratio, pipe.vae_temporal_compression_ratio
+    return Grid(
+        height=facts.height // spatial // patch,
+        width=facts.width // spatial // patch,
+        patch=patch,
+        spatial=spatial,
+        seconds_a_frame=temporal / facts.fps,
+    )
+
+
+def cache_for(pipe: Any, grid: Grid, args: argparse.Namespace) -> FrameKVCache:
+    config = pipe.transformer.config
+    width = config.num_attention_heads * config.attention_head_dim
+    return FrameKVCache(config.num_layers, grid.tokens, width, args.sink, args.window, int8=args.int8)
+
+
+def recomputed_blocks(
+    causal: BlockCausal,
+    prompt: tuple[torch.Tensor, torch.Tensor],
+    frames: range,
+    sigmas: list[float],
+    channels: int,
+    generator: torch.Generator,
+) -> Iterator[torch.Tensor]:
+    """make_blocks with the cache off: each step of a block is one block-causal pass over the frames the
+    cache would hold (clean, at timestep 0) and the block."""
+    embeds, mask = prompt
+    tokens = causal.grid.tokens
+    finished: dict[int, torch.Tensor] = {}
+    for frame in frames:
+        context = [f for f in finished if f < causal.cache.sink or f >= frame - causal.cache.window]
+        x = torch.randn(1, tokens, channels, generator=generator)
+        for now, after in itertools.pairwise([*sigmas, 0.0]):
+            hidden = torch.cat([*(finished[f] for f in context), x], dim=1)
+            timestep = torch.cat(
+                [torch.zeros(1, tokens * len(context)), torch.full((1, tokens), now * 1000)], 1
+            )
+            with torch.no_grad(), causal.masked([*context, frame]) as coords:
+                out = causal.transformer(
+                    hidden_states=hidden,
+                    encoder_hidden_states=embeds,
+                    encoder_attention_mask=mask,
+                    timestep=timestep,
+                    video_coords=coords,
+                    return_dict=False,
+                )[0]
+            x = x + (after - now) * out[:, -tokens:]
+        torch.randn(x.shape, generator=generator)  # make_blocks' draw for its fill pass: the same noise
+        finished[frame] = x
+        for old in [f for f in finished if f not in context and f != frame]:
+            del finished[old]
+        yield x
+
+
+def timed(blocks: Any) -> list[float]:
+    seconds, started = [], time.perf_counter()
+    for _ in blocks:
+        now = time.perf_counter()
+        seconds.append(now - started)
+        started = now
+    return seconds
+
+
+def share(seconds: list[float], playing: float) -> str:
+    p50 = statistics.median(seconds)
+    p95 = statistics.quantiles(seconds, n=20)[-1] if len(seconds) >= 20 else max(seconds)
+    return f"{1000 * p50:.1f} / {1000 * p95:.1f} ms ({100 * p50 / playing:.1f} / {100 * p95 / playing:.1f} %)"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.block_causal", description=__doc__)
+    parser.add_argument(
+        "--blocks", type=int, default=120, help="latent frames in the stream (one second each)"
+    )
+    parser.add_argument("--warmup", type=int, default=10, help="blocks left out of the timings")
+    parser.add_argument("--sink", type=int, default=1, help="frames the cache never evicts")
+    parser.add_argument("--window", type=int, default=6, help="most recent frames the cache holds")
+    parser.add_argument("--int8", action="store_true", help="keys and values stored as int8")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads")
+    args = parser.parse_args()
+    if args.blocks <= args.warmup or args.warmup < 0 or args.sink < 0 or args.window < 1:
+        parser.error("--blocks must exceed --warmup (0 or more), --sink be 0 or more and --window 1 or more")
+    torch.set_num_threads(args.threads)
+    preset = get_preset("world")
+    pipe = preset.build()
+    grid = grid_of(pipe)
+    sigmas = [t / 1000 for t in preset.timesteps]
+    embeds, mask, _, _ = pipe.encode_prompt(
+        PROMPT, do_classifier_free_guidance=False, max_sequence_length=preset.max_sequence_length
+    )
+    prompt = (embeds, mask)
+    channels = pipe.transformer.config.in_channels
+    playing = grid.seconds_a_frame
+    print(
+        f"world transformer, {grid.tokens} tokens a block, {len(sigmas)} steps and a fill pass a block, "
+        f"cache of {args.sink} sink + {args.window} frames{' (int8)' if args.int8 else ''}, "
+        f"{args.blocks} blocks, {torch.get_num_threads()} torch threads, {os.cpu_count()} CPUs\n"
+    )
+
+    cache = cache_for(pipe, grid, args)
+    causal = BlockCausal(pipe.transformer, cache, grid)
+    memory: dict[str, int] = {}
+    cached: list[float] = []
+    started = time.perf_counter()
+    generator = torch.Generator().manual_seed(0)
+    for block, _ in enumerate(make_blocks(causal, prompt, range(args.blocks), sigmas, channels, generator)):
+        now = time.perf_counter()
+        cached.append(now - started)
+        started = now
+        if block + 1 == MINUTE:
+            memory["minute 1"] = resident_bytes()
+            memory["cache at minute 1"] = cache.bytes
+    memory["end"], memory["cache at end"] = resident_bytes(), cache.bytes
+    hits_per_block = cache.counters.hits / args.blocks
+    off_blocks = min(args.blocks, args.warmup + 30)  # enough for a median: the cache off is slow
+    generator = torch.Generator().manual_seed(0)
+    recomputed = timed(recomputed_blocks(causal, prompt, range(off_blocks), sigmas, channels, generator))
+
+    renderer = Renderer(preset, preset.build(), CacheSettings())
+    request = RenderRequest(PROMPT, seed=1, width=512, height=288, fps=24, num_frames=240)
+    renderer.render(request)  # warm-up
+    clip = renderer.render(request).timings
+
+    on, off = cached[args.warmup :], recomputed[args.warmup :]
+    print("| what | per block p50 / p95 (share of its second on air) |")
+    print("| --- | --- |")
+    print(f"| block-causal, cache on | {share(on, playing)} |")
+    print(f"| block-causal, cache off (recomputes the window every step) | {share(off, playing)} |")
+    print(f"\ncache off / cache on, medians: {statistics.median(off) / statistics.median(on):.2f}x")
+    print(f"10 s of blocks (transformer only): {10 * statistics.median(on):.2f} s with the cache")
+    print(
+        f"10 s clip of the bidirectional preset, as the worker renders it: {clip['total']:.2f} s "
+        f"(denoising {clip['denoising']:.2f} s, decoding {clip['decoding']:.2f} s)"
+    )
+    print(
+        f"\ncache: {cache.pages_in_use} pages of {args.sink + args.window}, {cache.bytes / 2**10:.0f} KiB, "
+        f"{cache.counters.fills} pages filled, {cache.counters.evictions} frames evicted "
+        f"(blocks - pages = {args.blocks - cache.pages_in_use}), {hits_per_block:.1f} pages read a block"
+    )
+    if "minute 1" in memory:
+        print(
+            f"after minute 1: cache {memory['cache at minute 1'] / 2**10:.0f} KiB, resident "
+            f"{memory['minute 1'] / 2**20:.1f} MiB; after {args.blocks} blocks: cache "
+            f"{memory['cache at end'] / 2**10:.0f} KiB, resident {memory['end'] / 2**20:.1f} MiB"
+        )
+
+
+if __name__ == "__main__":
+    main()
