@@ -48,4 +48,5 @@ model: setup
 bench: setup redis
 	$(PY) -m benchmarks.voting
 	$(PY) -m benchmarks.generation
+	$(PY) -m benchmarks.block_causal
 	$(PY) -m benchmarks.streaming
