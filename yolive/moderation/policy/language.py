@@ -24,6 +24,9 @@ NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German", "it":
          "pt": "Portuguese", "ru": "Russian", "zh": "Chinese"}  # fmt: skip
 # Scripts the judged languages are written in; letters of any other script are another language.
 JUDGED_SCRIPTS = {"LATIN", "CYRILLIC", "CJK"}
+# Letters of another script from which a prompt is held even if most of it is in a judged language: a
+# request in Arabic after an English sentence is still unread.
+FOREIGN_LETTERS_TO_HOLD = 4
 # Cyrillic languages other than Russian that langid tells apart from it.
 OTHER_CYRILLIC = {"uk", "bg", "mk", "sr", "be", "kk", "ky", "mn", "tg"}
 UKRAINIAN_LETTERS = set("\u0456\u0457\u0454\u0491")
@@ -34,9 +37,12 @@ READABLE_AT_LEAST = 0.5
 # English or of the judged languages it may be in: another language sharing a few words with them.
 MIN_WORDS_FOR_LANGUAGE = 3
 READABLE_IN_ITS_LANGUAGE = 0.75
+# langid this sure of another language, over this many words, is right whatever words it shares with ours.
+SURE_OF_OTHER_LANGUAGE, MIN_WORDS_FOR_SURE = 0.9, 4
 OTHER_LANGUAGE_AT = 0.8  # langid's confidence that Cyrillic text is not Russian
 # A judged language counts as one the prompt may be in from this share of langid's belief among them.
 CANDIDATE_AT = 0.15
+MAX_WORDS_SHOWN = 3
 _WORDS = re.compile(r"[^\W\d_]{2,}")
 
 
@@ -77,13 +83,13 @@ def identify(plain: str) -> Language:
     letters = sum(scripts.values())
     if not letters:
         return Language("none", True, ("en",))
-    words = tuple(_WORDS.findall(plain))[:3]
+    words = tuple(_WORDS.findall(plain))[:MAX_WORDS_SHOWN]
     kana = scripts.get("HIRAGANA", 0) + scripts.get("KATAKANA", 0)
     if kana or scripts.get("HANGUL"):
         code = "ja" if kana else "ko"
         return Language(code, False, why=f"written in {'Japanese' if kana else 'Korean'}", words=words)
     foreign = {s: n for s, n in scripts.items() if s not in JUDGED_SCRIPTS}
-    if foreign and sum(foreign.values()) * 3 >= letters:
+    if foreign and (sum(foreign.values()) * 3 >= letters or sum(foreign.values()) >= FOREIGN_LETTERS_TO_HOLD):
         script = max(foreign, key=foreign.__getitem__).title()
         return Language(script.lower(), False, why=f"written in {script} letters", words=words)
     if scripts.get("CJK", 0) * 2 >= letters:
@@ -98,13 +104,17 @@ def identify(plain: str) -> Language:
             return Language(code, False, why="written in a Cyrillic language other than Russian", words=words)
         top, candidates = "ru", ("ru", "en")
     if len(all_words) >= MIN_WORDS_TO_JUDGE_READABILITY and _readable(all_words) < READABLE_AT_LEAST:
-        unknown = tuple(w for w in all_words if not vocabulary.known(w))[:3]
+        unknown = tuple(w for w in all_words if not vocabulary.known(w))[:MAX_WORDS_SHOWN]
         return Language(top, False, why="mostly words the gate cannot read", words=unknown)
     other = top not in JUDGED and len(all_words) >= MIN_WORDS_FOR_LANGUAGE
-    if other and _readable(all_words, candidates) < READABLE_IN_ITS_LANGUAGE:
+    sure = confidence >= SURE_OF_OTHER_LANGUAGE and len(all_words) >= MIN_WORDS_FOR_SURE
+    if other and (sure or _readable(all_words, candidates) < READABLE_IN_ITS_LANGUAGE):
         return Language(top, False, why=f"written in a language the gate does not judge ({top})", words=words)
     return Language(top if top in JUDGED else candidates[-1], True, candidates)
 
 
 def _readable(words: list[str], languages: tuple[str, ...] = vocabulary.LISTED) -> float:
-    return sum(vocabulary.known(w, languages) for w in words) / len(words)
+    """The share of words that are words of these languages or that the gate's concepts know."""
+    from yolive.moderation.policy.harm.concepts import knows
+
+    return sum(vocabulary.known(w, languages) or knows(w) for w in words) / len(words)

@@ -51,7 +51,9 @@ _LEET = str.maketrans(
 _LEET_CHARS = "013457 89@$!|+€£".replace(" ", "")
 _TOKEN = re.compile(r"\S+")
 # Punctuation inside a word ("fen-ta-nyl", "b.o.m.b", "c_o_k_e", "k*i*l*l") read as nothing.
-_INSIDE_WORD = re.compile(r"(?<=[^\W\d_])[.\-_*\u00b7\u2022|~'\u2019]+(?=[^\W\d_])")
+_INSIDE_WORD = re.compile(r"(?<=[^\W\d_])(?:[^\w\s]|_)+(?=[^\W\d_])")
+# Regional indicator symbols (flag letters) spell words too.
+_FLAG_LETTERS = {0x1F1E6 + i: chr(ord("a") + i) for i in range(26)}
 # Single letters separated by dots, spaces, dashes... ("f.u.c.k", "n a z i") read as one word.
 _SPACED_OUT = re.compile(r"\b(?:[a-z](?:[\s.\-_*,]+|$)){3,}")
 # Digits spelled one by one ("1 4 8 8") read as the number.
@@ -153,7 +155,7 @@ def reading_forms(normalized: str) -> list[str]:
 
 def plain(normalized: str) -> str:
     """Accents off Latin letters, lookalike letters in their word's script."""
-    return _strip_marks(unmixed(normalized)).replace("\u00df", "ss")
+    return _strip_marks(unmixed(normalized)).replace("\u00df", "ss").translate(_FLAG_LETTERS)
 
 
 def language_form(normalized: str) -> str:

@@ -70,8 +70,9 @@ def read_file(path: Path) -> list[Example]:
             raise CorpusError(f"{path.name}:{number}: expected text, label, category, language, disguise")
         if parts[1] not in (HARMFUL, BENIGN):
             raise CorpusError(f"{path.name}:{number}: unknown label {parts[1]!r}")
-        split: Split = "train" if path.name == SEEN_ONLY else split_of(parts[0])
-        examples.append(Example(*parts, split=split, source=path.name))  # type: ignore[arg-type]
+        text, label, category, language, disguise = parts
+        split: Split = "train" if path.name == SEEN_ONLY else split_of(text)
+        examples.append(Example(text, label, category, language, disguise, split, path.name))
     return examples
 
 

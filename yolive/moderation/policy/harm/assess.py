@@ -85,12 +85,12 @@ def names_in(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in capitalised if w not in sentence_starts and w.lower() not in known)
 
 
-def personal(text: str, hits: concepts.Hits, found: list[Finding], named: bool) -> list[Finding]:
-    """Personal data holds; with harm aimed at someone, or someone's name given with it, it is refused."""
+def personal(text: str, hits: concepts.Hits, found: list[Finding]) -> list[Finding]:
+    """Personal data holds; with harm or humiliation in the same prompt it is refused."""
     data = personal_data.find(text)
     if not data:
         return []
-    aimed = named or any(f.severity >= 2 and f.category != Category.PROFANITY for f in found)
+    aimed = any(f.severity >= 2 and f.category != Category.PROFANITY for f in found)
     if aimed or "humiliate" in hits or "threat" in hits:
         return [Finding(Category.PERSONAL, 3, data[0].words, "personal data with harm aimed at the person")]
     return data
@@ -101,15 +101,14 @@ def assess(text: str, languages: tuple[str, ...] = ("en",)) -> tuple[Finding, ..
     """The worst finding per category over every reading of the prompt (cached: the same winner is judged at
     submission and again at close). Pass the prompt as written: capitals say who is a name. `languages`: the
     judged languages it may be in, whose concepts are read (language.identify)."""
-    found: list[Finding] = []
     names = names_in(text)
     forms = reading_forms(normalize(without_place_names(text)))
-    for tokens in dict.fromkeys(read(form) for form in forms):
-        found += findings_of(Doc(tokens, names))
     hits = concepts.find(forms, ("en", *languages))
     # German capitalises every noun: there a capital says nothing of a name.
     named = bool(names) and "de" not in languages
-    found += rules_concepts.find(hits, named=named)
-    found += rules_concepts.echoes(text)
-    found += personal(text, hits, found, named)
+    # Concepts first: where they and the English rules find as bad, the reason shows the words as written.
+    found = [*rules_concepts.find(hits, named=named), *rules_concepts.echoes(text)]
+    for tokens in dict.fromkeys(read(form) for form in forms):
+        found += findings_of(Doc(tokens, names))
+    found += personal(text, hits, found)
     return tuple(worst_per_category(found))

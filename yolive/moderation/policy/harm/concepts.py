@@ -81,6 +81,14 @@ def _kinds_of_word(language: str, word: str) -> tuple[str, ...]:
     return tuple(sorted(kinds))
 
 
+def knows(word: str) -> bool:
+    """Whether some judged language's concepts hold this word (as read: lower case, accents off)."""
+    from yolive.moderation.policy.text import plain
+
+    read = plain(word)
+    return any(_kinds_of_word(language, read) for language in LANGUAGES if language != "zh")
+
+
 def _match_words(tokens: list[str], language: str, hits: Hits) -> None:
     lex = lexicon(language)
     for i, token in enumerate(tokens):
