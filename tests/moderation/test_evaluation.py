@@ -5,11 +5,13 @@ Every figure is computed here from the corpus in the repository, through the gat
 """
 
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 from yolive.moderation.policy import corpus, evaluate
+from yolive.moderation.policy.corpus import disguises
 from yolive.moderation.policy.harm.categories import CATEGORIES, Category
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "moderation.md"
@@ -43,15 +45,16 @@ def test_the_corpus_has_every_category_language_and_disguise(examples):
     assert {"sports", "kitchen", "places", "identity", "games", "history"} <= topics
 
 
-def test_the_split_is_fixed_by_the_seed_and_keeps_a_disguise_with_its_prompt(examples):
+def test_the_splits_keep_a_disguised_copy_with_its_prompt_and_the_test_split_apart(examples):
     assert {e.split for e in examples} == {"train", "dev", "test"}
     assert all(e.split == "train" for e in examples if e.source == corpus.SEEN_ONLY)
-    written = {e.text: e.split for e in examples if e.disguise in ("plain", "coded", "misspelt", "emoji")}
-    for e in examples:
-        if e.split != "train":
-            assert e.split == corpus.split_of(written.get(e.text, e.text)) or e.disguise != "plain"
+    assert all((e.split == "test") == (e.source == corpus.TEST_ONLY) for e in examples)
+    applied = set(disguises.ON_HARMFUL) | set(disguises.ON_CHINESE)
+    for written, copy in pairwise(examples):
+        if copy.disguise in applied and copy.source == written.source:
+            assert copy.split == written.split, copy
     test = [e for e in examples if e.split == "test"]
-    assert len(test) >= 300 and {e.language for e in test} >= set(corpus.JUDGED_LANGUAGES)
+    assert len(test) >= 200 and {e.language for e in test} >= set(corpus.JUDGED_LANGUAGES)
 
 
 def test_few_harmful_prompts_of_the_test_split_are_approved_and_no_minors_one(results):

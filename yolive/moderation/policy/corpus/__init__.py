@@ -1,10 +1,15 @@
-"""The labelled corpus the gate is built and measured on, split once into train, dev and test by a seed.
+"""The labelled corpus the gate is built and measured on, split into train, dev and test.
 
 The prompts live in this folder as TSV files (text, label, category, language, disguise). On top of the
 written prompts, a seeded share of them is disguised the ways trolls disguise words (`disguises.py`); a
 disguised copy lands in the split of the prompt it was made from, so the test split never holds a thinly
-veiled copy of a training prompt. `rules_built_with.tsv` (the earlier evaluation set) was in view while the
-rules were written, so it is training data only.
+veiled copy of a training prompt.
+
+How the splits came to be: the written prompts were split once by a seed (`SEED`) into train (45 %), dev
+(20 %) and test (35 %). That test split was scored once, as it was (commit d5827dc; docs/moderation.md gives
+the score), and then built against, so it is dev now. `test_after_first_score.tsv`, written after that score
+and before any change made for it, is the test split. `rules_built_with.tsv` (the earlier evaluation set) was
+in view while the rules were written, so it is training data only.
 
 The test split is read by the evaluation command (`python -m yolive.moderation.policy.evaluate`) and nothing
 else: build with train and dev.
@@ -23,6 +28,7 @@ from yolive.moderation.policy.corpus.disguises import disguise_of
 CORPUS_DIR = Path(__file__).parent
 SEED = 45  # fixed once: changing it reshuffles the test split, which then is no longer unseen
 SEEN_ONLY = "rules_built_with.tsv"
+TEST_ONLY = "test_after_first_score.tsv"
 Split = Literal["train", "dev", "test"]
 # Shares of the written prompts per split, out of 100.
 TRAIN_SHARE, DEV_SHARE = 45, 20
@@ -53,11 +59,21 @@ class Example:
         return self.language in JUDGED_LANGUAGES
 
 
-def split_of(text: str) -> Split:
+def seeded_split(text: str) -> Split:
+    """Where the seed put a written prompt (its "test" is the first test split, dev since it was scored)."""
     bucket = int(hashlib.sha256(f"{SEED}:{text}".encode()).hexdigest(), 16) % 100
     if bucket < TRAIN_SHARE:
         return "train"
     return "dev" if bucket < TRAIN_SHARE + DEV_SHARE else "test"
+
+
+def split_of(text: str, source: str) -> Split:
+    if source == SEEN_ONLY:
+        return "train"
+    if source == TEST_ONLY:
+        return "test"
+    seeded = seeded_split(text)
+    return "dev" if seeded == "test" else seeded
 
 
 def read_file(path: Path) -> list[Example]:
@@ -71,7 +87,7 @@ def read_file(path: Path) -> list[Example]:
         if parts[1] not in (HARMFUL, BENIGN):
             raise CorpusError(f"{path.name}:{number}: unknown label {parts[1]!r}")
         text, label, category, language, disguise = parts
-        split: Split = "train" if path.name == SEEN_ONLY else split_of(text)
+        split = split_of(text, path.name)
         examples.append(Example(text, label, category, language, disguise, split, path.name))
     return examples
 

@@ -11,6 +11,10 @@ import hashlib
 import re
 
 DISGUISED_SHARE_HARMFUL, DISGUISED_SHARE_BENIGN = 45, 20  # out of 100
+ON_HARMFUL = ("spaced", "dotted", "hyphenated", "underscored", "zero-width", "repeated", "backwards", "leet",
+              "fullwidth", "homoglyph", "frame")  # fmt: skip
+ON_BENIGN = ("fullwidth", "homoglyph", "frame")
+ON_CHINESE = ("spaced", "zero-width", "frame")
 _LOOKALIKES = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441", "x": "\u0445",
                "y": "\u0443", "i": "\u0456"}  # fmt: skip
 _LOOKALIKES_OF_CYRILLIC = {cyr: lat for lat, cyr in _LOOKALIKES.items()}
@@ -65,13 +69,7 @@ def disguise_of(text: str, language: str, harmful: bool, seed: int) -> tuple[str
     share = DISGUISED_SHARE_HARMFUL if harmful else DISGUISED_SHARE_BENIGN
     if digest[0] % 100 >= share:
         return None
-    if language == "zh":
-        choices = ["spaced", "zero-width", "frame"]
-    elif harmful:
-        choices = ["spaced", "dotted", "hyphenated", "underscored", "zero-width", "repeated", "backwards",
-                   "leet", "fullwidth", "homoglyph", "frame"]  # fmt: skip
-    else:
-        choices = ["fullwidth", "homoglyph", "frame"]
+    choices = ON_CHINESE if language == "zh" else ON_HARMFUL if harmful else ON_BENIGN
     how = choices[digest[1] % len(choices)]
     if how == "frame":
         frames = FRAMES_ZH if language == "zh" else FRAMES
