@@ -5,7 +5,6 @@ Every figure is computed here from the corpus in the repository, through the gat
 """
 
 from collections import Counter
-from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -49,10 +48,10 @@ def test_the_splits_keep_a_disguised_copy_with_its_prompt_and_the_test_split_apa
     assert {e.split for e in examples} == {"train", "dev", "test"}
     assert all(e.split == "train" for e in examples if e.source == corpus.SEEN_ONLY)
     assert all((e.split == "test") == (e.source == corpus.TEST_ONLY) for e in examples)
-    applied = set(disguises.ON_HARMFUL) | set(disguises.ON_CHINESE)
-    for written, copy in pairwise(examples):
-        if copy.disguise in applied and copy.source == written.source:
-            assert copy.split == written.split, copy
+    copies = [e for e in examples if e.disguise_of]
+    assert len(copies) >= 300 and {e.disguise for e in copies} == set(disguises.ON_HARMFUL)
+    for copy in copies:
+        assert copy.split == corpus.split_of(copy.disguise_of, copy.source), copy
     test = [e for e in examples if e.split == "test"]
     assert len(test) >= 200 and {e.language for e in test} >= set(corpus.JUDGED_LANGUAGES)
 

@@ -37,7 +37,8 @@ READABLE_AT_LEAST = 0.5
 # English or of the judged languages it may be in: another language sharing a few words with them.
 MIN_WORDS_FOR_LANGUAGE = 3
 READABLE_IN_ITS_LANGUAGE = 0.75
-# langid this sure of another language, over this many words, is right whatever words it shares with ours.
+# langid this sure the prompt is in other languages, over this many words of which one at least is no word
+# of the languages it may be in, is right whatever other words it shares with ours.
 SURE_OF_OTHER_LANGUAGE, MIN_WORDS_FOR_SURE = 0.9, 4
 OTHER_LANGUAGE_AT = 0.8  # langid's confidence that Cyrillic text is not Russian
 # A judged language counts as one the prompt may be in from this share of langid's belief among them.
@@ -106,9 +107,12 @@ def identify(plain: str) -> Language:
     if len(all_words) >= MIN_WORDS_TO_JUDGE_READABILITY and _readable(all_words) < READABLE_AT_LEAST:
         unknown = tuple(w for w in all_words if not vocabulary.known(w))[:MAX_WORDS_SHOWN]
         return Language(top, False, why="mostly words the gate cannot read", words=unknown)
-    other = top not in JUDGED and len(all_words) >= MIN_WORDS_FOR_LANGUAGE
-    sure = confidence >= SURE_OF_OTHER_LANGUAGE and len(all_words) >= MIN_WORDS_FOR_SURE
-    if other and (sure or _readable(all_words, candidates) < READABLE_IN_ITS_LANGUAGE):
+    readable = _readable(all_words, candidates) if len(all_words) >= MIN_WORDS_FOR_LANGUAGE else 1.0
+    other = top not in JUDGED and readable < READABLE_IN_ITS_LANGUAGE
+    # langid's belief spread over other languages (Indonesian and Malay, Danish and Norwegian) counts whole.
+    elsewhere = sum(p for code, p in ranked if code not in JUDGED) if top != "ru" else 0.0
+    sure = elsewhere >= SURE_OF_OTHER_LANGUAGE and len(all_words) >= MIN_WORDS_FOR_SURE and readable < 1.0
+    if other or sure:
         return Language(top, False, why=f"written in a language the gate does not judge ({top})", words=words)
     return Language(top if top in JUDGED else candidates[-1], True, candidates)
 

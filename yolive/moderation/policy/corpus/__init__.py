@@ -49,6 +49,7 @@ class Example:
     disguise: str  # plain, or how it is disguised (spaced, homoglyph, frame, ...)
     split: Split = "train"
     source: str = ""  # the file it comes from
+    disguise_of: str = ""  # for a copy disguised by disguises.py, the written prompt it was made from
 
     @property
     def harmful(self) -> bool:
@@ -102,7 +103,7 @@ def with_disguises(written: list[Example]) -> list[Example]:
         disguised = disguise_of(example.text, example.language, example.harmful, SEED)
         if disguised is not None:
             how, text = disguised
-            out.append(replace(example, text=text, disguise=how))
+            out.append(replace(example, text=text, disguise=how, disguise_of=example.text))
     return out
 
 

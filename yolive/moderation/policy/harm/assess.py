@@ -52,16 +52,16 @@ def readings(text: str) -> list[tuple[str, ...]]:
 
 
 _WORDS = re.compile(r"[^\W\d_]+")
-# A capitalised word after "in", "at", "near", "from", or before a word for a place, is a place's name in a
-# lower-case prompt: "a pub in Kill", "Slaughter Beach", "boats in Dildo, Newfoundland". Its letters say
-# nothing of harm. ("to" is left out: "want to Kill" is no place.)
+# A capitalised word after "in", "at", "near", "from", before a word for a place or before a comma and a
+# region, is a place's name in a lower-case prompt ("a pub in Kill", "Slaughter Beach", "Fucking, Austria"):
+# its letters say nothing of harm. ("to" is left out: "want to Kill" is no place.)
 _PLACE_NOUNS = (
     "Beach|Bay|Bottom|Street|Road|River|Lake|Island|Islands|County|Village|Castle|Hill|Farm|Park|Valley|"
     "Falls|Point|Springs|Creek|Harbour|Harbor|Bridge|End|Green|Common|Heath|Wood|Forest|Mount|Cove|Station"
 )
 _PLACE = re.compile(
     r"(?:(?<=\bin )|(?<=\bat )|(?<=\bnear )|(?<=\bfrom ))[A-Z][a-z]+\b"
-    rf"|\b[A-Z][a-z]+(?= (?:{_PLACE_NOUNS})\b)"
+    rf"|\b[A-Z][a-z]+(?= (?:{_PLACE_NOUNS})\b)|\b[A-Z][a-z]+(?=, [A-Z][a-z]+)"
 )
 
 
@@ -101,11 +101,11 @@ def assess(text: str, languages: tuple[str, ...] = ("en",)) -> tuple[Finding, ..
     """The worst finding per category over every reading of the prompt (cached: the same winner is judged at
     submission and again at close). Pass the prompt as written: capitals say who is a name. `languages`: the
     judged languages it may be in, whose concepts are read (language.identify)."""
-    names = names_in(text)
+    # German capitalises every noun: there a capital says nothing of a name.
+    names = names_in(text) if "de" not in languages else frozenset()
     forms = reading_forms(normalize(without_place_names(text)))
     hits = concepts.find(forms, ("en", *languages))
-    # German capitalises every noun: there a capital says nothing of a name.
-    named = bool(names) and "de" not in languages
+    named = bool(names)
     # Concepts first: where they and the English rules find as bad, the reason shows the words as written.
     found = [*rules_concepts.find(hits, named=named), *rules_concepts.echoes(text)]
     for tokens in dict.fromkeys(read(form) for form in forms):

@@ -39,6 +39,8 @@ BENIGN_COMPOUNDS = phrases(
     blood pressure, blood sample, blood donation, blood drive, blood sugar, bomb sniffing, bomb squad,
     plastic sword, plastic swords, toy sword, toy swords, wooden sword, wooden swords, foam sword,
     plastic gun, toy knife, water pistol, water pistols, bubble gun, laser gun, ray gun, murder mystery,
-    murder mysteries, murder mystery party, murder mystery dinner, bomb disposal, cock a leekie, weed killer
+    murder mysteries, murder mystery party, murder mystery dinner, bomb disposal, cock a leekie, weed killer,
+    blowing up balloons, blow up balloons, blew up balloons, blowing up a balloon, blow up a balloon,
+    water guns, nerf guns, squirt guns
     """
 )

@@ -116,10 +116,20 @@ def _match_characters(text: str, lex: Lexicon, hits: Hits) -> None:
                     hits.setdefault(kind, []).append(run[i : i + size])
 
 
+# An age under 18 in any judged language: "de 12 años", "9 ans", "zehn Jahre" is read by the lexicons,
+# "12 лет", "12岁".
+_AGE = re.compile(
+    r"\b(1[0-7]|[1-9])\s*(?:anos|ans|jahre|jahrig\w*|anni|years?|yrs?|yo|лет|года?|годик\w*)\b|(1[0-7]|[1-9])\s*岁"
+)
+
+
 def find(forms: Iterable[str], languages: Iterable[str]) -> Hits:
     """Every concept any of these languages' lexicons finds in any reading form of a prompt."""
     hits: Hits = {}
     forms = list(forms)
+    for form in forms:
+        for match in _AGE.finditer(form):
+            hits.setdefault("minor", []).append(match.group(0))
     for language in dict.fromkeys(languages):
         if language not in LANGUAGES:
             continue

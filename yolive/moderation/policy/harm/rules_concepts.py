@@ -34,8 +34,9 @@ def minors(hits: Hits) -> list[Finding]:
         return [Finding(C.MINORS, 5, _words(hits, "minor", "lethal", "violent"), "minors with violence")]
     if _has(hits, "drug") or _has(hits, "weapon"):
         return [Finding(C.MINORS, 4, _words(hits, "minor", "drug", "weapon"), "minors with drugs or weapons")]
-    if _has(hits, "violent", "self", "selfcmd", "drug_weak"):
-        kinds = ("minor", "violent", "self", "selfcmd", "drug_weak")
+    armed = _has(hits, "weapon_weak") and not _has(hits, "toy")  # a pistol, not a water pistol
+    if armed or _has(hits, "violent", "self", "selfcmd", "drug_weak"):
+        kinds = ("minor", "violent", "self", "selfcmd", "drug_weak", "weapon_weak")
         return [Finding(C.MINORS, 2, _words(hits, *kinds), "minors with violence or drugs")]
     return []
 
@@ -68,48 +69,35 @@ def hate(hits: Hits) -> list[Finding]:
     return []
 
 
-def instructions(hits: Hits) -> list[Finding]:
-    asked = _has(hits, "howto", "buy", "make")
-    found = []
-    if _has(hits, "drug") and asked:
-        found.append(
-            Finding(C.DRUGS, 4, _words(hits, "howto", "buy", "make", "drug"), "how to make or buy a drug")
-        )
-    elif (_has(hits, "drug_weak") and _has(hits, "buy")) or (
-        _has(hits, "drug_weak", "drug") and _has(hits, "howto") and _has(hits, "make")
-    ):
-        found.append(
-            Finding(
-                C.DRUGS,
-                3,
-                _words(hits, "howto", "buy", "make", "drug_weak", "drug"),
-                "how to grow or buy a drug",
-            )
-        )
-    elif _has(hits, "drug"):
-        found.append(Finding(C.DRUGS, 2, _words(hits, "drug"), "a hard drug"))
-    if _has(hits, "weapon") and asked:
-        found.append(
-            Finding(
-                C.WEAPONS,
-                4,
-                _words(hits, "howto", "buy", "make", "weapon", "weapon_weak"),
-                "how to make or get a weapon",
-            )
-        )
-    elif _has(hits, "weapon_weak") and ((_has(hits, "howto") and _has(hits, "make")) or _has(hits, "buy")):
-        found.append(
-            Finding(
-                C.WEAPONS,
-                4,
-                _words(hits, "howto", "buy", "make", "weapon_weak"),
-                "how to make or get a weapon",
-            )
-        )
-    elif _has(hits, "weapon") or (_has(hits, "weapon_weak") and _has(hits, "make")):
-        kinds = ("make", "weapon", "weapon_weak")
-        found.append(Finding(C.WEAPONS, 2, _words(hits, *kinds), "a weapon made at home"))
-    return found
+def _finding(category: Category, severity: int, hits: Hits, kinds: tuple[str, ...], why: str) -> Finding:
+    return Finding(category, severity, _words(hits, *kinds), why)
+
+
+def drugs(hits: Hits) -> list[Finding]:
+    how, buy, make = _has(hits, "howto"), _has(hits, "buy"), _has(hits, "make")
+    kinds = ("howto", "buy", "make", "drug", "drug_weak")
+    if _has(hits, "drug") and (how or buy or make):
+        return [_finding(C.DRUGS, 4, hits, kinds, "how to make or buy a drug")]
+    if _has(hits, "drug_weak") and how and make:
+        return [_finding(C.DRUGS, 3, hits, kinds, "how to make or grow a drug")]
+    if _has(hits, "drug_weak") and buy:
+        return [_finding(C.DRUGS, 2, hits, kinds, "buying a drug")]
+    if _has(hits, "drug"):
+        # A hard drug shown (a crime drama, an awareness poster) is for the channel's level 4 to hold.
+        return [_finding(C.DRUGS, 1, hits, ("drug",), "a hard drug")]
+    return []
+
+
+def weapons(hits: Hits) -> list[Finding]:
+    how, buy, make = _has(hits, "howto"), _has(hits, "buy"), _has(hits, "make")
+    kinds = ("howto", "buy", "make", "weapon", "weapon_weak")
+    if _has(hits, "weapon") and (how or buy or make):
+        return [_finding(C.WEAPONS, 4, hits, kinds, "how to make or get a weapon")]
+    if _has(hits, "weapon_weak") and ((how and make) or buy):
+        return [_finding(C.WEAPONS, 4, hits, kinds, "how to make or get a weapon")]
+    if _has(hits, "weapon") or (_has(hits, "weapon_weak") and make):
+        return [_finding(C.WEAPONS, 2, hits, kinds, "a weapon made at home")]
+    return []
 
 
 def extremism(hits: Hits) -> list[Finding]:
@@ -175,5 +163,5 @@ def echoes(text: str) -> list[Finding]:
 
 
 def find(hits: Hits, named: bool = False) -> list[Finding]:
-    return [*minors(hits), *violence(hits), *hate(hits), *instructions(hits), *extremism(hits), *speech(hits),
-            *real_person(hits, named)]  # fmt: skip
+    by_kind = (minors, violence, hate, drugs, weapons, extremism, speech)
+    return [*(f for rule in by_kind for f in rule(hits)), *real_person(hits, named)]
