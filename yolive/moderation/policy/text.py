@@ -54,8 +54,8 @@ _TOKEN = re.compile(r"\S+")
 _INSIDE_WORD = re.compile(r"(?<=[^\W\d_])(?:[^\w\s]|_)+(?=[^\W\d_])")
 # Regional indicator symbols (flag letters) spell words too.
 _FLAG_LETTERS = {0x1F1E6 + i: chr(ord("a") + i) for i in range(26)}
-# Single letters separated by dots, spaces, dashes... ("f.u.c.k", "n a z i") read as one word.
-_SPACED_OUT = re.compile(r"\b(?:[a-z](?:[\s.\-_*,]+|$)){3,}")
+# Three letters or more, each after the same separator: "s_e_t_t_i_n_g a dog" is "setting" and "a" a word.
+_SPACED_OUT = re.compile(r"(?<![a-z])[a-z]([\s.\-_*,]+)(?:[a-z]\1)+[a-z](?![a-z])")
 # Digits spelled one by one ("1 4 8 8") read as the number.
 _SPACED_DIGITS = re.compile(r"(?<![\w.])(?:\d[\s._\-]+){3,}\d(?![\w.])")
 _REPEATS = re.compile(r"(.)\1{2,}")  # "fuuuuck" -> "fuck"; two letters stay ("good", "balloon")
@@ -127,7 +127,7 @@ def _deleet_word(word: str) -> str:
 
 
 def _join_spaced(text: str) -> str:
-    return _SPACED_OUT.sub(lambda m: re.sub(r"[^a-z]", "", m.group(0)) + " ", text).strip()
+    return _SPACED_OUT.sub(lambda m: re.sub(r"[^a-z]", "", m.group(0)), text)
 
 
 def _respell(text: str) -> str:

@@ -6,10 +6,11 @@ disguised copy lands in the split of the prompt it was made from, so the test sp
 veiled copy of a training prompt.
 
 How the splits came to be: the written prompts were split once by a seed (`SEED`) into train (45 %), dev
-(20 %) and test (35 %). That test split was scored once, as it was (commit d5827dc; docs/moderation.md gives
-the score), and then built against, so it is dev now. `test_after_first_score.tsv`, written after that score
-and before any change made for it, is the test split. `rules_built_with.tsv` (the earlier evaluation set) was
-in view while the rules were written, so it is training data only.
+(20 %) and test (35 %). That test split was scored once, as it was (commit d5827dc), and then built against,
+so it is dev now. So is `scored_once_second.tsv`, written after that score as the next test split and scored
+once at commit 1e81d83 (docs/moderation.md gives both scores). `test.tsv`, written after the second score
+and before any change made for it, is the test split. `rules_built_with.tsv` (the earlier evaluation set)
+was in view while the rules were written, so it is training data only.
 
 The test split is read by the evaluation command (`python -m yolive.moderation.policy.evaluate`) and nothing
 else: build with train and dev.
@@ -28,7 +29,8 @@ from yolive.moderation.policy.corpus.disguises import disguise_of
 CORPUS_DIR = Path(__file__).parent
 SEED = 45  # fixed once: changing it reshuffles the test split, which then is no longer unseen
 SEEN_ONLY = "rules_built_with.tsv"
-TEST_ONLY = "test_after_first_score.tsv"
+TEST_ONLY = "test.tsv"
+SCORED_ONCE = "scored_once_second.tsv"  # a test split once, dev since it was scored
 Split = Literal["train", "dev", "test"]
 # Shares of the written prompts per split, out of 100.
 TRAIN_SHARE, DEV_SHARE = 45, 20
@@ -73,6 +75,8 @@ def split_of(text: str, source: str) -> Split:
         return "train"
     if source == TEST_ONLY:
         return "test"
+    if source == SCORED_ONCE:
+        return "dev"
     seeded = seeded_split(text)
     return "dev" if seeded == "test" else seeded
 

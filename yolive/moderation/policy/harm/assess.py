@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from yolive.moderation.policy.harm import (
@@ -87,7 +88,7 @@ def names_in(text: str) -> frozenset[str]:
 
 def personal(text: str, hits: concepts.Hits, found: list[Finding]) -> list[Finding]:
     """Personal data holds; with harm or humiliation in the same prompt it is refused."""
-    data = personal_data.find(text)
+    data = personal_data.find(unicodedata.normalize("NFKC", text))  # fullwidth digits and at signs too
     if not data:
         return []
     aimed = any(f.severity >= 2 and f.category != Category.PROFANITY for f in found)
@@ -102,8 +103,9 @@ def assess(text: str, languages: tuple[str, ...] = ("en",)) -> tuple[Finding, ..
     submission and again at close). Pass the prompt as written: capitals say who is a name. `languages`: the
     judged languages it may be in, whose concepts are read (language.identify)."""
     # German capitalises every noun: there a capital says nothing of a name.
-    names = names_in(text) if "de" not in languages else frozenset()
-    forms = reading_forms(normalize(without_place_names(text)))
+    placed = without_place_names(text)
+    names = names_in(placed) if "de" not in languages else frozenset()
+    forms = reading_forms(normalize(placed))
     hits = concepts.find(forms, ("en", *languages))
     named = bool(names)
     # Concepts first: where they and the English rules find as bad, the reason shows the words as written.

@@ -18,6 +18,7 @@ CONCEPTS_DIR = Path(__file__).with_name("concepts")
 LANGUAGES = ("en", "es", "fr", "de", "it", "pt", "ru", "zh")
 MIN_STEM = 3  # a shorter stem would match half the language
 MAX_PHRASE = 6
+GAP, MAX_GAP = "...", 5
 _WORD = re.compile(r"[^\W_]+")
 _HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff0-9a-z]+")
 _BETWEEN_HAN = re.compile(r"(?<=[\u3400-\u9fff])[\s\u200b-\u200f.\-_*,\uff0c]+(?=[\u3400-\u9fff])")
@@ -29,10 +30,18 @@ class Lexicon:
     stems: dict[tuple[str, ...], set[str]] = field(default_factory=dict)  # words, then a stem -> kinds
     characters: dict[str, set[str]] = field(default_factory=dict)  # Chinese terms -> kinds
     starts: set[str] = field(default_factory=set)  # first words of terms of several words
+    # "zieht ... aus": words, then others within MAX_GAP words (a verb and its particle or its object)
+    gapped: dict[str, list[tuple[tuple[str, ...], tuple[str, ...], str]]] = field(default_factory=dict)
 
     def add(self, term: str, kind: str, chinese: bool) -> None:
         if chinese:
             self.characters.setdefault(term, set()).add(kind)
+            return
+        if GAP in term:
+            before, after = (tuple(_WORD.findall(part)) for part in term.split(GAP, 1))
+            if not before or not after:
+                raise ValueError(f"concept {term!r} needs words on both sides of {GAP!r}")
+            self.gapped.setdefault(before[0], []).append((before, after, kind))
             return
         words = tuple(_WORD.findall(term.replace("*", "STEMMARK")))
         if len(words) > 1:
@@ -94,6 +103,9 @@ def _match_words(tokens: list[str], language: str, hits: Hits) -> None:
     for i, token in enumerate(tokens):
         for kind in _kinds_of_word(language, token):
             hits.setdefault(kind, []).append(token)
+        for before, after, kind in lex.gapped.get(token, ()):
+            if _gapped_match(tokens, i, before, after):
+                hits.setdefault(kind, []).append(f"{' '.join(before)} ... {' '.join(after)}")
         if token not in lex.starts:
             continue
         for size in range(2, min(MAX_PHRASE, len(tokens) - i) + 1):
@@ -106,6 +118,16 @@ def _match_words(tokens: list[str], language: str, hits: Hits) -> None:
                     hits.setdefault(kind, []).append(" ".join(words))
 
 
+def _gapped_match(tokens: list[str], i: int, before: tuple[str, ...], after: tuple[str, ...]) -> bool:
+    if tuple(tokens[i : i + len(before)]) != before:
+        return False
+    start = i + len(before)
+    for j in range(start, min(len(tokens), start + MAX_GAP + 1)):
+        if tuple(tokens[j : j + len(after)]) == after:
+            return True
+    return False
+
+
 def _match_characters(text: str, lex: Lexicon, hits: Hits) -> None:
     text = _BETWEEN_HAN.sub("", text)
     longest = max((len(t) for t in lex.characters), default=0)
@@ -116,10 +138,21 @@ def _match_characters(text: str, lex: Lexicon, hits: Hits) -> None:
                     hits.setdefault(kind, []).append(run[i : i + size])
 
 
-# An age under 18 in any judged language: "de 12 años", "9 ans", "zehn Jahre" is read by the lexicons,
-# "12 лет", "12岁".
+# An age under 18 in any judged language, in digits or words: "de 12 años", "seis años", "neuf ans",
+# "zehn Jahre", "12 лет", "12岁" (accents are off in the reading forms).
+_UNDER_18 = (
+    r"1[0-7]|[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    r"sixteen|seventeen|uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|trece|catorce|quince|"
+    r"dieciseis|diecisiete|deux|trois|quatre|cinq|sept|huit|neuf|dix|onze|douze|treize|quatorze|quinze|"
+    r"seize|zwei|drei|vier|funf|sechs|sieben|acht|neun|zehn|elf|zwolf|dreizehn|vierzehn|funfzehn|"
+    r"sechzehn|siebzehn|due|quattro|cinque|sette|otto|nove|dieci|undici|dodici|tredici|quattordici|"
+    r"quindici|sedici|diciassette|dois|quatro|oito|dez|doze|treze|catorze|dezesseis|dezessete"
+)
 _AGE = re.compile(
-    r"\b(1[0-7]|[1-9])\s*(?:anos|ans|jahre|jahrig\w*|anni|years?|yrs?|yo|лет|года?|годик\w*)\b|(1[0-7]|[1-9])\s*岁"
+    rf"\b(?:{_UNDER_18})[\s-]*(?:years?|yrs?)[\s-]*old\b|\b(?:[1-9]|1[0-7])\s*yo\b"  # a 12-year-old
+    rf"|\b(?:de|di|da|com|con) (?:{_UNDER_18}) (?:anos|anni|ans)\b"  # una niña de seis años, de neuf ans
+    rf"|\b(?:{_UNDER_18})[\s-]*(?:jahre alt|jahrige\w*|jahrig)"  # zehn Jahre alt, zehnjährig
+    r"|\b(?:[1-9]|1[0-7])\s*(?:лет|года?)\b|(?:[1-9]|1[0-7]|[一二三四五六七八九十]|十[一二三四五六七])\s*岁"
 )
 
 

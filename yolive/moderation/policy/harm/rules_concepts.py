@@ -28,8 +28,9 @@ def _has(hits: Hits, *kinds: str) -> bool:
 def minors(hits: Hits) -> list[Finding]:
     if not _has(hits, "minor"):
         return []
-    if _has(hits, "naked", "explicit", "sexual"):
-        return [Finding(C.MINORS, 5, _words(hits, "minor", "naked", "explicit", "sexual"), "minors, sexual")]
+    if _has(hits, "naked", "explicit", "sexual", "voyeur"):
+        sexual = ("minor", "naked", "explicit", "sexual", "voyeur")
+        return [Finding(C.MINORS, 5, _words(hits, *sexual), "minors, sexual")]
     if _has(hits, "lethal"):
         return [Finding(C.MINORS, 5, _words(hits, "minor", "lethal", "violent"), "minors with violence")]
     if _has(hits, "drug") or _has(hits, "weapon"):
@@ -55,10 +56,15 @@ def violence(hits: Hits) -> list[Finding]:
 def hate(hits: Hits) -> list[Finding]:
     if _has(hits, "slur"):
         return [Finding(C.HATE, 4, _words(hits, "slur"), "a slur")]
-    if _has(hits, "group") and _has(hits, "dehumanise", "expel"):
+    # "X are pigs": an animal said of a group; "a muslim family walking their dogs" is no such thing.
+    called = _has(hits, "dehumanise", "expel") or (_has(hits, "vermin_weak") and _has(hits, "copula"))
+    if _has(hits, "group") and called:
         return [
             Finding(
-                C.HATE, 4, _words(hits, "group", "dehumanise", "expel"), "a group dehumanised or driven out"
+                C.HATE,
+                4,
+                _words(hits, "group", "dehumanise", "vermin_weak", "expel"),
+                "a group dehumanised or driven out",
             )
         ]
     if _has(hits, "group") and _has(hits, "lethal", "violent"):
@@ -133,10 +139,13 @@ def speech(hits: Hits) -> list[Finding]:
         found.append(Finding(C.HOSTILITY, 4, _words(hits, "threat"), "a threat"))
     elif _has(hits, "insult") and _has(hits, "you"):
         found.append(Finding(C.HOSTILITY, 3, _words(hits, "insult", "you"), "an insult aimed at someone"))
-    if _has(hits, "explicit"):
+    if _has(hits, "voyeur"):
+        found.append(Finding(C.SEXUAL, 3, _words(hits, "voyeur"), "filming someone undressing"))
+    elif _has(hits, "explicit"):
         found.append(Finding(C.SEXUAL, 4, _words(hits, "explicit"), "explicit sex"))
-    elif _has(hits, "naked") and _has(hits, "person"):
-        found.append(Finding(C.SEXUAL, 3, _words(hits, "naked", "person"), "nudity"))
+    elif _has(hits, "naked"):
+        severity = 3 if _has(hits, "person") else 2  # a naked person; nakedness of whom it does not say
+        found.append(Finding(C.SEXUAL, severity, _words(hits, "naked", "person"), "nudity"))
     if _has(hits, "profane"):
         found.append(Finding(C.PROFANITY, 3, _words(hits, "profane"), "swearing"))
     return found
