@@ -63,11 +63,13 @@ _PLACE_NOUNS = (
 _PLACE = re.compile(
     r"(?:(?<=\bin )|(?<=\bat )|(?<=\bnear )|(?<=\bfrom ))[A-Z][a-z]+\b"
     rf"|\b[A-Z][a-z]+(?= (?:{_PLACE_NOUNS})\b)|\b[A-Z][a-z]+(?=, [A-Z][a-z]+)"
+    r"|(?:(?<=\bnamed )|(?<=\bcalled ))[A-Z][a-z]+\b"  # "a man named Dick": a name
 )
 
 
 def without_place_names(text: str) -> str:
-    """The prompt with the names of places read as "Place" (only in mostly lower-case text)."""
+    """The prompt with the names of places (and names given with "named") read as "Place", in mostly
+    lower-case text."""
     words = _WORDS.findall(text)
     if not words or sum(w[0].isupper() for w in words) * 2 > len(words):
         return text
