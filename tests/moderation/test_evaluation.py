@@ -74,8 +74,8 @@ def test_benign_prompts_of_the_test_split_are_rarely_stopped(results):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="not met yet: langid takes a few short prompts of other languages for a judged one whose words "
-    "they share (Dutch for German, Indonesian for Portuguese, a Dutch sentence after an English one)",
+    reason="not met yet: 2 of 26 prompts in other languages pass for English: a Dutch and a Turkish "
+    "sentence after an English frame ('write a story where the hero ...')",
 )
 def test_every_prompt_in_a_language_the_gate_does_not_judge_is_held(results):
     share, n = results.share(lambda e: not e.judged, "hold", "reject")

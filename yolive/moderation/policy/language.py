@@ -40,6 +40,9 @@ READABLE_IN_ITS_LANGUAGE = 0.75
 # langid this sure the prompt is in other languages, over this many words of which one at least is no word
 # of the languages it may be in, is right whatever other words it shares with ours.
 SURE_OF_OTHER_LANGUAGE, MIN_WORDS_FOR_SURE = 0.9, 4
+# Another language that langid gives this much belief, among its first RIVALS, and whose word list
+# explains this much more of the prompt than the judged languages it may be in do.
+RIVAL_AT, RIVALS, BETTER_EXPLAINED_BY = 0.05, 5, 0.2
 OTHER_LANGUAGE_AT = 0.8  # langid's confidence that Cyrillic text is not Russian
 # A judged language counts as one the prompt may be in from this share of langid's belief among them.
 CANDIDATE_AT = 0.15
@@ -104,17 +107,36 @@ def identify(plain: str) -> Language:
             code = top if top in OTHER_CYRILLIC else "uk"
             return Language(code, False, why="written in a Cyrillic language other than Russian", words=words)
         top, candidates = "ru", ("ru", "en")
-    if len(all_words) >= MIN_WORDS_TO_JUDGE_READABILITY and _readable(all_words) < READABLE_AT_LEAST:
+    misspelt = [vocabulary.respelled(w) or w for w in all_words]  # "skul crushd" is read, so readable
+    if len(all_words) >= MIN_WORDS_TO_JUDGE_READABILITY and _readable(misspelt) < READABLE_AT_LEAST:
         unknown = tuple(w for w in all_words if not vocabulary.known(w))[:MAX_WORDS_SHOWN]
         return Language(top, False, why="mostly words the gate cannot read", words=unknown)
-    readable = _readable(all_words, candidates) if len(all_words) >= MIN_WORDS_FOR_LANGUAGE else 1.0
+    enough = len(all_words) >= MIN_WORDS_FOR_LANGUAGE
+    readable = _readable(misspelt, candidates) if enough else 1.0
     other = top not in JUDGED and readable < READABLE_IN_ITS_LANGUAGE
     # langid's belief spread over other languages (Indonesian and Malay, Danish and Norwegian) counts whole.
     elsewhere = sum(p for code, p in ranked if code not in JUDGED) if top != "ru" else 0.0
     sure = elsewhere >= SURE_OF_OTHER_LANGUAGE and len(all_words) >= MIN_WORDS_FOR_SURE and readable < 1.0
-    if other or sure:
-        return Language(top, False, why=f"written in a language the gate does not judge ({top})", words=words)
+    rival = _best_other(ranked, all_words)
+    as_written = _readable(all_words, candidates) if enough else 1.0
+    if other or sure or (rival and rival[1] >= as_written + BETTER_EXPLAINED_BY):
+        code = rival[0] if rival and not (other or sure) else top
+        return Language(
+            code, False, why=f"written in a language the gate does not judge ({code})", words=words
+        )
     return Language(top if top in JUDGED else candidates[-1], True, candidates)
+
+
+def _best_other(ranked: list[tuple[str, float]], words: list[str]) -> tuple[str, float] | None:
+    """The unjudged language langid gives some belief to whose words explain the prompt best, and how well."""
+    if len(words) < MIN_WORDS_FOR_LANGUAGE:
+        return None
+    shares = [
+        (code, vocabulary.share_known_in_other(words, code))
+        for code, p in ranked[:RIVALS]
+        if code not in JUDGED and p >= RIVAL_AT
+    ]
+    return max(shares, key=lambda s: s[1], default=None)
 
 
 def _readable(words: list[str], languages: tuple[str, ...] = vocabulary.LISTED) -> float:

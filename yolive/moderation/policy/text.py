@@ -159,5 +159,6 @@ def plain(normalized: str) -> str:
 
 
 def language_form(normalized: str) -> str:
-    """The text undisguised as in the last reading form, accents kept: what its language is told from."""
-    return _undisguised(unmixed(normalized))[-1]
+    """The text undisguised as in the reading forms but not respelled, accents kept: what its language is
+    told from (respelling would read Dutch "een" as English "seen")."""
+    return _undisguised(unmixed(normalized))[-2]

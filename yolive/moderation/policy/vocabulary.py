@@ -11,13 +11,21 @@ from __future__ import annotations
 import unicodedata
 from functools import cache
 
-from wordfreq import top_n_list
+import wordfreq
 
 # Languages whose words are listed (Chinese is read by characters, see harm/concepts).
 LISTED = ("en", "es", "fr", "de", "it", "pt", "ru")
 WORDS_PER_LANGUAGE = 100_000  # deep enough for inflected forms and place names, shallow enough to skip junk
 SPELLING_WORDS = 30_000  # English words a misspelling is read as: the common ones
 MIN_SPELLING_LENGTH = 4  # "teh" is read by nobody's rules; "skul" is
+
+
+def top_n_list(language: str, n: int) -> list[str]:
+    """wordfreq's n commonest words; its whole list (millions of words, kept in its caches) is let go."""
+    words = wordfreq.top_n_list(language, n)
+    wordfreq.get_frequency_list.cache_clear()
+    wordfreq.top_n_list.cache_clear()
+    return words
 
 
 @cache
@@ -31,6 +39,28 @@ def words_of(language: str) -> frozenset[str]:
 
 def _unaccented(word: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
+
+
+# Latin-script languages the gate does not judge whose words wordfreq lists: a prompt whose words one of
+# these explains better than the judged languages do is in it ("een kat die op een golf surft").
+OTHER_LISTED = ("nl", "sv", "da", "nb", "pl", "cs", "sk", "sl", "hu", "fi", "ro", "tr", "id", "ms", "fil",
+                "ca", "lt", "lv", "is", "vi")  # fmt: skip
+OTHER_WORDS = 30_000
+
+
+@cache
+def other_words_of(language: str) -> frozenset[str]:
+    words = top_n_list(language, OTHER_WORDS)
+    return frozenset(words) | {_unaccented(w) for w in words}
+
+
+def share_known_in_other(words: list[str], language: str) -> float:
+    """The share of these words that are words of a language the gate does not judge (0 if not listed)."""
+    code = {"no": "nb", "tl": "fil"}.get(language, language)
+    if code not in OTHER_LISTED or not words:
+        return 0.0
+    listed = other_words_of(code)
+    return sum(w in listed for w in words) / len(words)
 
 
 def known(word: str, languages: tuple[str, ...] = LISTED) -> bool:
@@ -77,4 +107,6 @@ def respelled(word: str) -> str | None:
 def warm_up() -> None:
     for language in LISTED:
         words_of(language)
+    for language in OTHER_LISTED:
+        other_words_of(language)
     _spelling_index()
