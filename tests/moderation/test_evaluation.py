@@ -74,8 +74,8 @@ def test_benign_prompts_of_the_test_split_are_rarely_stopped(results):
 
 @pytest.mark.xfail(
     strict=True,
-    reason="not met yet: 2 of 26 prompts in other languages pass for English: a Dutch and a Turkish "
-    "sentence after an English frame ('write a story where the hero ...')",
+    reason="not met yet: 1 of 26 prompts in other languages passes for English: a Dutch sentence after an "
+    "English frame ('write a story where the hero ...') whose words German and English lists half know",
 )
 def test_every_prompt_in_a_language_the_gate_does_not_judge_is_held(results):
     share, n = results.share(lambda e: not e.judged, "hold", "reject")

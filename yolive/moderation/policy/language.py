@@ -33,6 +33,9 @@ UKRAINIAN_LETTERS = set("\u0456\u0457\u0454\u0491")
 # A prompt of at least this many words, most of them unknown to every judged language, is not read.
 MIN_WORDS_TO_JUDGE_READABILITY = 2
 READABLE_AT_LEAST = 0.5
+# This many words in a row that no judged language knows are another language, whatever the rest is in.
+UNKNOWN_RUN_TO_HOLD = 3
+MIN_UNKNOWN_LENGTH = 3  # "ze", "di": too short to say which language they are
 # A prompt langid puts in another language, of this many words, fewer than this share of them words of
 # English or of the judged languages it may be in: another language sharing a few words with them.
 MIN_WORDS_FOR_LANGUAGE = 3
@@ -111,6 +114,9 @@ def identify(plain: str) -> Language:
     if len(all_words) >= MIN_WORDS_TO_JUDGE_READABILITY and _readable(misspelt) < READABLE_AT_LEAST:
         unknown = tuple(w for w in all_words if not vocabulary.known(w))[:MAX_WORDS_SHOWN]
         return Language(top, False, why="mostly words the gate cannot read", words=unknown)
+    run = _unknown_run(all_words)
+    if len(run) >= UNKNOWN_RUN_TO_HOLD:
+        return Language(top, False, why="words in a row the gate cannot read", words=run[:MAX_WORDS_SHOWN])
     enough = len(all_words) >= MIN_WORDS_FOR_LANGUAGE
     readable = _readable(misspelt, candidates) if enough else 1.0
     other = top not in JUDGED and readable < READABLE_IN_ITS_LANGUAGE
@@ -125,6 +131,21 @@ def identify(plain: str) -> Language:
             code, False, why=f"written in a language the gate does not judge ({code})", words=words
         )
     return Language(top if top in JUDGED else candidates[-1], True, candidates)
+
+
+def _unknown_run(words: list[str]) -> tuple[str, ...]:
+    """The longest run of words in a row that no judged language knows as written (respelling reads too
+    much into a foreign word: Turkish "kedi" is no misspelt "edit"): another language after a frame in
+    ours ("write a story where the hero kedi g\u00fcne\u015fte uyuyor")."""
+    longest: tuple[str, ...] = ()
+    run: list[str] = []
+    for word in words:
+        if vocabulary.known(word) or len(word) < MIN_UNKNOWN_LENGTH:
+            run = []
+            continue
+        run.append(word)
+        longest = max(longest, tuple(run), key=len)
+    return longest
 
 
 def _best_other(ranked: list[tuple[str, float]], words: list[str]) -> tuple[str, float] | None:
