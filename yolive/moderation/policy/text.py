@@ -52,6 +52,7 @@ _LEET_CHARS = "013457 89@$!|+€£".replace(" ", "")
 _TOKEN = re.compile(r"\S+")
 # Punctuation inside a word ("fen-ta-nyl", "b.o.m.b", "c_o_k_e", "k*i*l*l") read as nothing.
 _INSIDE_WORD = re.compile(r"(?<=[^\W\d_])(?:[^\w\s]|_)+(?=[^\W\d_])")
+_INSIDE_WORD_BUT_HYPHENS = re.compile(r"(?<=[^\W\d_])(?:[^\w\s'\u2019-]|_)+(?=[^\W\d_])")
 # Regional indicator symbols (flag letters) spell words too.
 _FLAG_LETTERS = {0x1F1E6 + i: chr(ord("a") + i) for i in range(26)}
 # Three letters or more, each after the same separator: "s_e_t_t_i_n_g a dog" is "setting" and "a" a word.
@@ -159,6 +160,8 @@ def plain(normalized: str) -> str:
 
 
 def language_form(normalized: str) -> str:
-    """The text undisguised as in the reading forms but not respelled, accents kept: what its language is
-    told from (respelling would read Dutch "een" as English "seen")."""
-    return _undisguised(unmixed(normalized))[-2]
+    """The text undisguised as in the reading forms, accents kept, but not respelled and with hyphens and
+    apostrophes left between words: what its language is told from (respelling would read Dutch "een" as
+    English "seen", and "murder-mystery" is two words of English, not one of no language)."""
+    joined = _undisguised(unmixed(normalized))[2]
+    return _INSIDE_WORD_BUT_HYPHENS.sub("", joined)
