@@ -15,7 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from generation.model_folder import VOCABULARY_FILE
-from yolive.moderation.policy.classifier import warm_up
+from yolive.moderation.policy.gate import warm_up
 from yolive.voting.models import Viewer
 
 LIVE_PLAYLIST = "/hls/live.m3u8"
@@ -45,7 +45,8 @@ _classifier_warming = threading.Event()
 
 
 def warm_classifier_once() -> None:
-    """Load the classifier (a few seconds) while the first visitor is still reading, not when they submit."""
+    """Load the gate's models and word lists (a few seconds) while the first visitor is still reading, not
+    when they submit."""
     if not _classifier_warming.is_set():
         _classifier_warming.set()
         threading.Thread(target=warm_up, name="classifier-warm-up", daemon=True).start()

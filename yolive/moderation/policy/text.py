@@ -19,13 +19,28 @@ _INVISIBLE = re.compile(
     r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]"
 )
 
-# Letters from other scripts that look like Latin ones (NFKC leaves them alone).
-_CONFUSABLES = str.maketrans(
-    # Cyrillic and Greek lookalikes (escaped so the source stays readable ASCII)
-    "\u0430\u0432\u0435\u0451\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0456\u0457\u0458"
-    "\u0455\u0501\u0261\u03b1\u03b2\u03b5\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5\u03c7",
-    "abeekmhopctyxiijsdgabeikvoptux",
+# Letters from other scripts that look like Latin ones (NFKC leaves them alone), and Latin small capitals.
+_LOOKALIKE_LATIN = dict(
+    zip(
+        # Cyrillic, Greek, Armenian and small capitals (escaped so the source stays readable ASCII)
+        "\u0430\u0432\u0435\u0451\u043a\u043c\u043d\u043e\u0440\u0441\u0442\u0443\u0445\u0456\u0457\u0458"
+        "\u0455\u0501\u0261\u044c\u043f\u0433\u03b1\u03b2\u03b5\u03b9\u03ba\u03bd\u03bf\u03c1\u03c4\u03c5"
+        "\u03c7\u03b7\u03c9\u0585\u057d\u0570\u0578\u0581\u1d00\u0299\u1d04\u1d05\u1d07\ua730\u0262"
+        "\u029c\u026a\u1d0a\u1d0b\u029f\u1d0d\u0274\u1d0f\u1d18\u0280\ua731\u1d1b\u1d1c\u1d20\u1d21"
+        "\u028f\u1d22",
+        "abeekmhopctyxiijsdgbnraβeikvoptuxnwouhngabcdefghijklmnoprstuvwyz".replace("β", "b"),
+        strict=True,
+    )
 )
+_LOOKALIKE_CYRILLIC = {
+    latin: cyrillic
+    for latin, cyrillic in zip(
+        "aeopcxykmhtb",
+        "\u0430\u0435\u043e\u0440\u0441\u0445\u0443\u043a\u043c\u043d\u0442\u0432",
+        strict=True,
+    )
+}
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 # Digits and symbols read as letters. Applied only to words that also contain a letter, so "1984" and
 # "24/7" stay numbers.
@@ -35,8 +50,15 @@ _LEET = str.maketrans(
 )  # fmt: skip
 _LEET_CHARS = "013457 89@$!|+€£".replace(" ", "")
 _TOKEN = re.compile(r"\S+")
-# Single letters separated by dots, spaces, dashes... ("f.u.c.k", "n a z i") read as one word.
-_SPACED_OUT = re.compile(r"\b(?:[a-z](?:[\s.\-_*,]+|$)){3,}")
+# Punctuation inside a word ("fen-ta-nyl", "b.o.m.b", "c_o_k_e", "k*i*l*l") read as nothing.
+_INSIDE_WORD = re.compile(r"(?<=[^\W\d_])(?:[^\w\s]|_)+(?=[^\W\d_])")
+_INSIDE_WORD_BUT_HYPHENS = re.compile(r"(?<=[^\W\d_])(?:[^\w\s'\u2019-]|_)+(?=[^\W\d_])")
+# Regional indicator symbols (flag letters) spell words too.
+_FLAG_LETTERS = {0x1F1E6 + i: chr(ord("a") + i) for i in range(26)}
+# Three letters or more, each after the same separator: "s_e_t_t_i_n_g a dog" is "setting" and "a" a word.
+_SPACED_OUT = re.compile(r"(?<![a-z])[a-z]([\s.\-_*,]+)(?:[a-z]\1)+[a-z](?![a-z])")
+# Digits spelled one by one ("1 4 8 8") read as the number.
+_SPACED_DIGITS = re.compile(r"(?<![\w.])(?:\d[\s._\-]+){3,}\d(?![\w.])")
 _REPEATS = re.compile(r"(.)\1{2,}")  # "fuuuuck" -> "fuck"; two letters stay ("good", "balloon")
 
 
@@ -52,9 +74,51 @@ def normalize(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", shown(text)).split()).lower()
 
 
+def _script(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    return name.split(" ", 1)[0] if name else ""
+
+
+def _unmix(word: str) -> str:
+    """A word that mixes scripts ("b\u043emb", "\u0441\u0436e\u0447\u044c") in the script most of its
+    letters are in."""
+    if word.isascii():
+        return word
+    scripts = [_script(ch) for ch in word]
+    if len(set(scripts)) < 2 and scripts[0] != "LATIN":
+        return word
+    latin = sum(s == "LATIN" for s in scripts)
+    if latin * 2 >= len(word):
+        return "".join(_LOOKALIKE_LATIN.get(ch, ch) for ch in word)
+    if scripts.count("CYRILLIC") * 2 > len(word):
+        return "".join(_LOOKALIKE_CYRILLIC.get(ch, ch) for ch in word)
+    return word
+
+
 def _strip_marks(text: str) -> str:
+    """Accents off Latin letters ("niña" -> nina); Cyrillic "й" and "ё" are letters of their own."""
     decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    kept = "".join(
+        ch for i, ch in enumerate(decomposed)
+        if not unicodedata.combining(ch) or (i and not decomposed[i - 1].isascii())
+    )  # fmt: skip
+    return unicodedata.normalize("NFC", kept)
+
+
+def unmixed(normalized: str) -> str:
+    """The normalized text with each word that mixes scripts written in one (accents kept); in Latin text,
+    a word made only of lookalike letters ("\u0455\u0435\u0445\u0443") is read in Latin too."""
+    text = _LETTERS.sub(lambda m: _unmix(m.group(0)), normalized)
+    letters = [ch for ch in text if ch.isalpha()]
+    if sum(ch.isascii() for ch in letters) * 2 > len(letters):
+        text = _LETTERS.sub(lambda m: _as_latin(m.group(0)), text)
+    return text
+
+
+def _as_latin(word: str) -> str:
+    if word.isascii() or not all(ch in _LOOKALIKE_LATIN for ch in word):
+        return word
+    return "".join(_LOOKALIKE_LATIN[ch] for ch in word)
 
 
 def _deleet_word(word: str) -> str:
@@ -64,13 +128,40 @@ def _deleet_word(word: str) -> str:
 
 
 def _join_spaced(text: str) -> str:
-    return _SPACED_OUT.sub(lambda m: re.sub(r"[^a-z]", "", m.group(0)) + " ", text).strip()
+    return _SPACED_OUT.sub(lambda m: re.sub(r"[^a-z]", "", m.group(0)), text)
+
+
+def _respell(text: str) -> str:
+    from yolive.moderation.policy.vocabulary import respelled
+
+    return _LETTERS.sub(lambda m: respelled(m.group(0)) or m.group(0), text)
+
+
+def _undisguised(text: str) -> list[str]:
+    text = _SPACED_DIGITS.sub(lambda m: re.sub(r"\D", "", m.group(0)), text)
+    deleeted = _TOKEN.sub(lambda m: _deleet_word(m.group(0)), text)
+    squeezed = _REPEATS.sub(r"\1", deleeted)
+    joined = _join_spaced(squeezed)
+    unbroken = _INSIDE_WORD.sub("", joined)
+    return [deleeted, squeezed, joined, unbroken, _respell(unbroken)]
 
 
 def reading_forms(normalized: str) -> list[str]:
-    """The normalized text plus what it reads as once common disguises are undone (distinct, in order)."""
-    plain = _strip_marks(normalized).translate(_CONFUSABLES)
-    deleeted = _TOKEN.sub(lambda m: _deleet_word(m.group(0)), plain)
-    squeezed = _REPEATS.sub(r"\1", deleeted)
-    forms = [normalized, plain, deleeted, squeezed, _join_spaced(squeezed)]
-    return list(dict.fromkeys(forms))
+    """The normalized text plus what it reads as once common disguises are undone (distinct, in order):
+    accents and lookalike letters, leetspeak, stretched letters, spaced-out letters, punctuation inside words,
+    and misspelt or reversed words read as the word meant."""
+    read = plain(normalized)
+    return list(dict.fromkeys([normalized, read, *_undisguised(read)]))
+
+
+def plain(normalized: str) -> str:
+    """Accents off Latin letters, lookalike letters in their word's script."""
+    return _strip_marks(unmixed(normalized)).replace("\u00df", "ss").translate(_FLAG_LETTERS)
+
+
+def language_form(normalized: str) -> str:
+    """The text undisguised as in the reading forms, accents kept, but not respelled and with hyphens and
+    apostrophes left between words: what its language is told from (respelling would read Dutch "een" as
+    English "seen", and "murder-mystery" is two words of English, not one of no language)."""
+    joined = _undisguised(unmixed(normalized))[2]
+    return _INSIDE_WORD_BUT_HYPHENS.sub("", joined)

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
-from yolive.moderation.policy.harm import rules_hate, rules_minors, rules_sexual, rules_speech, rules_violence
-from yolive.moderation.policy.harm.categories import Finding
+from yolive.moderation.policy.harm import (
+    concepts,
+    personal_data,
+    rules_concepts,
+    rules_hate,
+    rules_minors,
+    rules_sexual,
+    rules_speech,
+    rules_violence,
+)
+from yolive.moderation.policy.harm.categories import Category, Finding
 from yolive.moderation.policy.harm.doc import Doc
 from yolive.moderation.policy.harm.reading import read, vocabulary
 from yolive.moderation.policy.text import normalize, reading_forms
@@ -43,6 +53,27 @@ def readings(text: str) -> list[tuple[str, ...]]:
 
 
 _WORDS = re.compile(r"[^\W\d_]+")
+# A capitalised word after "in", "at", "near", "from", before a word for a place or before a comma and a
+# region, is a place's name in a lower-case prompt ("a pub in Kill", "Slaughter Beach", "Fucking, Austria"):
+# its letters say nothing of harm. ("to" is left out: "want to Kill" is no place.)
+_PLACE_NOUNS = (
+    "Beach|Bay|Bottom|Street|Road|River|Lake|Island|Islands|County|Village|Castle|Hill|Farm|Park|Valley|"
+    "Falls|Point|Springs|Creek|Harbour|Harbor|Bridge|End|Green|Common|Heath|Wood|Forest|Mount|Cove|Station"
+)
+_PLACE = re.compile(
+    r"(?:(?<=\bin )|(?<=\bat )|(?<=\bnear )|(?<=\bfrom ))[A-Z][a-z]+\b"
+    rf"|\b[A-Z][a-z]+(?= (?:{_PLACE_NOUNS})\b)|\b[A-Z][a-z]+(?=, [A-Z][a-z]+)"
+    r"|(?:(?<=\bnamed )|(?<=\bcalled ))[A-Z][a-z]+\b"  # "a man named Dick": a name
+)
+
+
+def without_place_names(text: str) -> str:
+    """The prompt with the names of places (and names given with "named") read as "Place", in mostly
+    lower-case text."""
+    words = _WORDS.findall(text)
+    if not words or sum(w[0].isupper() for w in words) * 2 > len(words):
+        return text
+    return _PLACE.sub("Place", text)
 
 
 def names_in(text: str) -> frozenset[str]:
@@ -57,12 +88,31 @@ def names_in(text: str) -> frozenset[str]:
     return frozenset(w.lower() for w in capitalised if w not in sentence_starts and w.lower() not in known)
 
 
+def personal(text: str, hits: concepts.Hits, found: list[Finding]) -> list[Finding]:
+    """Personal data holds; with harm or humiliation in the same prompt it is refused."""
+    data = personal_data.find(unicodedata.normalize("NFKC", text))  # fullwidth digits and at signs too
+    if not data:
+        return []
+    aimed = any(f.severity >= 2 and f.category != Category.PROFANITY for f in found)
+    if aimed or "humiliate" in hits or "threat" in hits:
+        return [Finding(Category.PERSONAL, 3, data[0].words, "personal data with harm aimed at the person")]
+    return data
+
+
 @lru_cache(maxsize=4096)
-def assess(text: str) -> tuple[Finding, ...]:
+def assess(text: str, languages: tuple[str, ...] = ("en",)) -> tuple[Finding, ...]:
     """The worst finding per category over every reading of the prompt (cached: the same winner is judged at
-    submission and again at close). Pass the prompt as written: capitals say who is a name."""
-    found: list[Finding] = []
-    names = names_in(text)
-    for tokens in readings(text):
+    submission and again at close). Pass the prompt as written: capitals say who is a name. `languages`: the
+    judged languages it may be in, whose concepts are read (language.identify)."""
+    # German capitalises every noun: there a capital says nothing of a name.
+    placed = without_place_names(text)
+    names = names_in(placed) if "de" not in languages else frozenset()
+    forms = reading_forms(normalize(placed))
+    hits = concepts.find(forms, ("en", *languages))
+    named = bool(names)
+    # Concepts first: where they and the English rules find as bad, the reason shows the words as written.
+    found = [*rules_concepts.find(hits, named=named), *rules_concepts.echoes(text)]
+    for tokens in dict.fromkeys(read(form) for form in forms):
         found += findings_of(Doc(tokens, names))
+    found += personal(text, hits, found)
     return tuple(worst_per_category(found))

@@ -24,6 +24,11 @@ class Category(StrEnum):
     VIOLENCE = "violence"
     SELF_HARM = "self_harm"
     MINORS = "minors"
+    WEAPONS = "weapons"
+    DRUGS = "drugs"
+    PERSONAL = "personal"
+    EXTREMISM = "extremism"
+    LANGUAGE = "language"
 
     @property
     def label(self) -> str:
@@ -38,6 +43,11 @@ LABELS = {
     Category.VIOLENCE: "violence",
     Category.SELF_HARM: "self-harm",
     Category.MINORS: "minors",
+    Category.WEAPONS: "weapons instructions",
+    Category.DRUGS: "drugs instructions",
+    Category.PERSONAL: "a real person",
+    Category.EXTREMISM: "violent extremism",
+    Category.LANGUAGE: "unread language",
 }
 
 # What each category covers, for the panel (the moderator sets a level against this).
@@ -49,6 +59,11 @@ DESCRIPTIONS = {
     Category.VIOLENCE: "harm done to people or animals: killing, wounding, torture, gore",
     Category.SELF_HARM: "suicide, self-injury, eating-disorder promotion",
     Category.MINORS: "children with anything sexual, violent, drugs or weapons",
+    Category.WEAPONS: "how to make, convert, print or buy weapons, explosives and poison gas",
+    Category.DRUGS: "how to make, grow or buy hard drugs; hard drugs shown",
+    Category.PERSONAL: "harassment of a real person; personal data: addresses, phone numbers, handles, names",
+    Category.EXTREMISM: "terrorist recruitment, praise of attacks, coded extremist slogans",
+    Category.LANGUAGE: "a language the gate does not judge, or words it cannot read: a moderator reads it",
 }
 
 CATEGORIES: tuple[Category, ...] = tuple(Category)

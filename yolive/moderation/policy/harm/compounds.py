@@ -35,6 +35,12 @@ BENIGN_COMPOUNDS = phrases(
     buttery nipple, pornstar martini, dick sporting goods, toy gun, toy guns, cap gun, shoot the breeze,
     shoot for the moon, shot in the dark, big shot, hot shot, mug shot, kill switch, killer instinct,
     dead ringer, drop the bomb, photo shoot, fashion shoot, killing floor, door knocker, door knockers,
-    rear naked choke, rear naked chokes, naked choke, peach emoji, birthday bash, drag queen, drag queens
+    rear naked choke, rear naked chokes, naked choke, peach emoji, birthday bash, drag queen, drag queens,
+    blood pressure, blood sample, blood donation, blood drive, blood sugar, bomb sniffing, bomb squad,
+    plastic sword, plastic swords, toy sword, toy swords, wooden sword, wooden swords, foam sword,
+    plastic gun, toy knife, water pistol, water pistols, bubble gun, laser gun, ray gun, murder mystery,
+    murder mysteries, murder mystery party, murder mystery dinner, bomb disposal, cock a leekie, weed killer,
+    blowing up balloons, blow up balloons, blew up balloons, blowing up a balloon, blow up a balloon,
+    water guns, nerf guns, squirt guns
     """
 )

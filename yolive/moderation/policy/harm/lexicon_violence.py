@@ -103,7 +103,8 @@ PLAY_CONTEXT = families(
     alien robot boss respawn level character avatar npc cartoon toy pretend cosplay larp dungeon dragon
     orc goblin monster ghost villain superhero gta halo pubg valorant overwatch tekken zelda mario sonic
     fortnite magician magic trick warzone apex csgo skyrim doom battlefield splatoon fps rpg mmo npc
-    respawned speedrun lobby multiplayer"""
+    respawned speedrun lobby multiplayer ~water_gun ~water_guns ~water_pistol ~water_pistols ~nerf_gun
+    ~nerf_guns ~squirt_gun ~squirt_guns ~toy_gun ~toy_guns"""
 )
 # A painting or a history lesson shows violence at a distance: held rather than refused.
 HISTORY_CONTEXT = families(

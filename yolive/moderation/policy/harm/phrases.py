@@ -11,6 +11,7 @@ from yolive.moderation.policy.harm.words import noun_forms, verb_forms
 
 # Slang and contractions (one token -> tokens).
 CONTRACTIONS: dict[str, tuple[str, ...]] = {
+    "gurl": ("girl",), "gurls": ("girls",), "grl": ("girl",), "grls": ("girls",), "boi": ("boy",),
     "u": ("you",), "ya": ("you",), "ur": ("your",), "youre": ("you", "are"), "you're": ("you", "are"),
     "r": ("are",), "im": ("i", "am"), "i'm": ("i", "am"), "i'll": ("i", "will"), "ill": ("i", "will"),
     "gonna": ("going", "to"), "wanna": ("want", "to"), "gotta": ("got", "to"), "ima": ("i", "am", "going",

@@ -35,6 +35,11 @@ EMOJI = {
     "\U0001f4a6": "dropletsemoji", "\U0001f445": "tongueemoji", "\U0001f52a": "knife",
     "\U0001f5e1": "knife", "\U0001f52b": "gun", "\U0001f4a3": "bomb", "\U0001fa78": "blood",
     "\U0001f480": "skullemoji", "\u2620": "skullemoji", "\U0001faa2": "noose",
+    "\U0001f467": "girl", "\U0001f466": "boy", "\U0001f9d2": "child", "\U0001f476": "baby",
+    "\U0001f475": "old woman", "\U0001f474": "old man", "\U0001f469": "woman", "\U0001f468": "man",
+    "\U0001f436": "dog", "\U0001f415": "dog", "\U0001f431": "cat", "\U0001f408": "cat",
+    "\U0001f6c1": "bath", "\U0001f48a": "pills", "\U0001f489": "syringe", "\U0001fa93": "axe",
+    "\U0001f9e8": "explosive", "\U0001f525": "fire", "\U0001f9e8\ufe0f": "explosive",
 }  # fmt: skip
 _EMOJI = re.compile("|".join(map(re.escape, EMOJI)))
 _FUNCTION_WORDS = {"a", "i", "the", "to", "my", "me", "you", "his", "her", "in", "on", "up", "of", "and"}
