@@ -31,6 +31,7 @@ import torch
 from benchmarks.instruments import resident_bytes
 from generation.block_causal import BlockCausal, Grid, make_blocks
 from generation.kv_cache import FrameKVCache
+from generation.pipeline import velocity
 from generation.presets import get_preset
 from generation.renderer import CacheSettings, Renderer, RenderRequest
 
@@ -69,7 +70,6 @@ def recomputed_blocks(
 ) -> Iterator[torch.Tensor]:
     """make_blocks with the cache off: each step of a block is one block-causal pass over the frames the
     cache would hold (clean, at timestep 0) and the block."""
-    embeds, mask = prompt
     tokens = causal.grid.tokens
     finished: dict[int, torch.Tensor] = {}
     for frame in frames:
@@ -81,14 +81,7 @@ def recomputed_blocks(
                 [torch.zeros(1, tokens * len(context)), torch.full((1, tokens), now * 1000)], 1
             )
             with torch.no_grad(), causal.masked([*context, frame]) as coords:
-                out = causal.transformer(
-                    hidden_states=hidden,
-                    encoder_hidden_states=embeds,
-                    encoder_attention_mask=mask,
-                    timestep=timestep,
-                    video_coords=coords,
-                    return_dict=False,
-                )[0]
+                out = velocity(causal.transformer, hidden, prompt, timestep, coords)
             x = x + (after - now) * out[:, -tokens:]
         torch.randn(x.shape, generator=generator)  # make_blocks' draw for its fill pass: the same noise
         finished[frame] = x

@@ -31,6 +31,7 @@ from diffusers.models.transformers.transformer_ltx import (
 )
 
 from generation.kv_cache import FrameKVCache
+from generation.pipeline import velocity
 
 
 @dataclass
@@ -193,25 +194,15 @@ def make_blocks(
     """Each of `frames` made in turn, from noise along `sigmas` (the Euler steps of the flow the model
     learned), against the cache; yields each finished block's (1, tokens, channels) latents. A finished block
     fills the cache once, at `context_noise` (0: clean), and every step of the next block reads it."""
-    embeds, mask = prompt
-    transformer = causal.transformer
 
-    def velocity(x: torch.Tensor, sigma: float, frame: int, fill: bool = False) -> torch.Tensor:
+    def predicted(x: torch.Tensor, sigma: float, frame: int, fill: bool = False) -> torch.Tensor:
         with causal.block(frame, fill=fill) as coords:
-            timestep = torch.full(x.shape[:2], sigma * 1000)
-            return transformer(
-                hidden_states=x,
-                encoder_hidden_states=embeds,
-                encoder_attention_mask=mask,
-                timestep=timestep,
-                video_coords=coords,
-                return_dict=False,
-            )[0]
+            return velocity(causal.transformer, x, prompt, torch.full(x.shape[:2], sigma * 1000), coords)
 
     for frame in frames:
         x = torch.randn(1, causal.grid.tokens, channels, generator=generator)
         for now, after in itertools.pairwise([*sigmas, 0.0]):
-            x = x + (after - now) * velocity(x, now, frame)
+            x = x + (after - now) * predicted(x, now, frame)
         noisy = (1 - context_noise) * x + context_noise * torch.randn(x.shape, generator=generator)
-        velocity(noisy, context_noise, frame, fill=True)
+        predicted(noisy, context_noise, frame, fill=True)
         yield x

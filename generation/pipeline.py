@@ -4,9 +4,9 @@ diffusers 0.42's LTXConditionPipeline packs latents by the transformer's patch s
 as many channels as a token has, builds the tokens' video coordinates, and unpacks the denoised latents, as
 if every patch were one cell: with a patch of 2 the noise has four times the VAE's channels, the
 coordinates raise ("shape [1, -1, 2880] is invalid"), and the unpacking scrambles the channels. The
-default model reads 2x2 latent cells as one token (lab/training/architecture.py), so it renders
-through this subclass; with a patch of 1, as the `ltx` model has, its three methods give what diffusers'
-give. The folder still names LTXConditionPipeline, so stock diffusers loads it.
+default model reads 2x2 latent cells as one token (its transformer's config.json: patch_size 2), so it
+renders through this subclass; with a patch of 1, as the `ltx` model has, its three methods give what
+diffusers' give. The folder still names LTXConditionPipeline, so stock diffusers loads it.
 """
 
 from __future__ import annotations
@@ -61,3 +61,23 @@ class PatchedLTXConditionPipeline(LTXConditionPipeline):
             patch_size,
             patch_size_t,
         )
+
+
+def velocity(
+    transformer: Any,
+    noisy: torch.Tensor,
+    prompt: tuple[torch.Tensor, torch.Tensor],
+    timestep: torch.Tensor,
+    coords: torch.Tensor,
+) -> torch.Tensor:
+    """The transformer's prediction of noise - x0 for packed `noisy` latents at per-token `timestep`s, with
+    `prompt` as (the text encoder's output, its attention mask): one call as the pipeline makes it."""
+    embeds, mask = prompt
+    return transformer(
+        hidden_states=noisy,
+        encoder_hidden_states=embeds,
+        timestep=timestep,
+        encoder_attention_mask=mask,
+        video_coords=coords,
+        return_dict=False,
+    )[0]

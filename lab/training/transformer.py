@@ -21,6 +21,7 @@ import torch
 from tqdm import tqdm
 
 from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
+from generation.pipeline import velocity
 from generation.precision import mixed_precision
 from lab.training.architecture import (
     FPS,
@@ -104,25 +105,6 @@ def prompt_embeddings(
         return_tensors="pt",
     ).to(device)
     return text_encoder(tokens.input_ids, attention_mask=tokens.attention_mask)[0], tokens.attention_mask
-
-
-def velocity(
-    transformer: Any,
-    noisy: torch.Tensor,
-    prompt: tuple[torch.Tensor, torch.Tensor],
-    timestep: torch.Tensor,
-    coords: torch.Tensor,
-) -> torch.Tensor:
-    """The transformer's prediction of noise - x0 for packed `noisy` latents at per-token `timestep`s."""
-    embeds, mask = prompt
-    return transformer(
-        hidden_states=noisy,
-        encoder_hidden_states=embeds,
-        timestep=timestep,
-        encoder_attention_mask=mask,
-        video_coords=coords,
-        return_dict=False,
-    )[0]
 
 
 def video_coords(batch: int, frames: int, height: int, width: int, cells: int = TOKEN_CELLS) -> torch.Tensor:

@@ -6,21 +6,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-import torch
 
 from generation import loader
 from generation.presets import get_preset
 from generation.renderer import CacheSettings, Renderer
 from tests.helpers.generation import NO_CACHES, SECONDS
-
-
-@pytest.fixture(autouse=True)
-def one_thread() -> Iterator[None]:
-    # Two cores shared by several test suites: one thread is faster than two fighting over them.
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+from tests.helpers.training import one_thread  # noqa: F401  (autouse)
 
 
 @pytest.fixture(autouse=True)

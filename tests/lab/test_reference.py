@@ -14,6 +14,7 @@ from lab.training.reference import (
 )
 from lab.training.transformer import Latents, video_coords
 from lab.world.vocabulary import SUBJECTS
+from tests.helpers.training import losses_on_one_batch
 
 
 def stills(count: int = 4) -> Latents:
@@ -59,13 +60,7 @@ def test_the_prediction_covers_the_clips_tokens_only_and_reads_the_reference():
 
 def test_a_few_steps_with_references_lower_the_loss():
     trainer = ReferenceTrainer(stills(), ["cat", "rocket"] * 2, build_vae().eval(), threads=1, batch=4)
-    losses = []
-    for _ in range(30):
-        loss = trainer.loss(np.random.default_rng(0))
-        trainer.opt.zero_grad()
-        loss.backward()
-        trainer.opt.step()
-        losses.append(loss.item())
+    losses = losses_on_one_batch(trainer)
     assert losses[-1] < 0.85 * losses[0]
 
 

@@ -23,6 +23,7 @@ from lab.training.architecture import (
 from lab.training.checkpoints import StaleCheckpoint, load_checkpoint, save_checkpoint
 from lab.training.transformer import Latents, Trainer
 from tests.helpers.commands import refusal
+from tests.helpers.training import losses_on_one_batch
 
 
 def test_a_few_vae_steps_on_one_batch_lower_its_loss():
@@ -141,13 +142,7 @@ def test_a_few_transformer_steps_on_one_batch_lower_its_loss(monkeypatch):
     monkeypatch.setattr(stage2, "BATCH", 4)
     trainer = Trainer(small_latents(frames=3), threads=1)  # short clips: a quarter of the tokens
     assert trainer.lead_tokens  # that still continue from their lead frames
-    losses = []
-    for _ in range(30):
-        loss = trainer.loss(np.random.default_rng(0))  # the same batch, noise and timesteps every step
-        trainer.opt.zero_grad()
-        loss.backward()
-        trainer.opt.step()
-        losses.append(loss.item())
+    losses = losses_on_one_batch(trainer)
     assert losses[-1] < 0.85 * losses[0]
 
 
@@ -221,13 +216,7 @@ def test_a_trainer_learns_on_stills_as_on_clips_at_the_width_and_patch_asked_for
     assert trainer.coords.shape[-1] == stills.x0[0, 0].numel() // cells**2  # a coordinate for each token
     assert trainer.transformer.proj_in.out_features == width
     assert trainer.transformer.caption_projection.linear_2.out_features == width  # the text read as wide
-    losses = []
-    for _ in range(30):
-        loss = trainer.loss(np.random.default_rng(0))
-        trainer.opt.zero_grad()
-        loss.backward()
-        trainer.opt.step()
-        losses.append(loss.item())
+    losses = losses_on_one_batch(trainer)
     assert losses[-1] < 0.85 * losses[0]
 
 
