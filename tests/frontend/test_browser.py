@@ -101,7 +101,12 @@ def test_a_prompt_a_moderator_rejects_shows_the_moderators_reason_to_its_author(
 def test_viewer_text_is_shown_as_text_never_run_as_markup(new_viewer):
     alice, bob = new_viewer(), new_viewer()
     wait_for_time_to_act(alice)
-    text = f'<img src=x onerror="window.__owned=1"> a fox <script>window.__owned=1</script> {tag()}'
+    # Words enough around the markup for the gate to read it as English: markup alone is mostly words no
+    # language has, which the gate holds for a moderator rather than airs.
+    text = (
+        f'a fox in the snow <img src=x onerror="window.__owned=1"> jumps over the moon '
+        f"<script>window.__owned=1</script> at night {tag()}"
+    )
     submit_seen_by(alice, bob, text)
     assert candidate(bob, text).locator(".candidate-text").text_content() == text
     assert bob.evaluate("window.__owned") is None
