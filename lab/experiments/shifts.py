@@ -4,7 +4,7 @@
         [--batches 16] [--prompts 36]
 
 The transformer learns a subject's shape slowly because a sprite falls on the latent cells in many ways
-(docs/model.md, What is next): moved by less than a cell, the shipped encoder writes other latents, not the
+(lab/ledger.md): moved by less than a cell, the shipped encoder writes other latents, not the
 same ones moved. This goes on training the shipped VAE for `--minutes` (or `--steps`, whichever ends first:
 a run's length in steps is the same on every machine, in minutes it is not) with the VAE stage's loss plus its
 `shifts` terms, weighing `--weight` beside the reconstruction, at a peak rate of `--rate`

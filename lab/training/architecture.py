@@ -28,7 +28,7 @@ NO_PROMPT = ""
 # LTX-Video 0.9.5's down and up blocks, whose resampling keeps a space-to-channel shortcut beside the
 # convolution (it averages or repeats pixels across channels): the autoencoder starts near a patch average
 # and learns the rest, and a step costs about 70 % of one with 0.9.1's plain strided convolutions at a
-# similar size (`python -m lab.experiments.vae_race` races the two; docs/model.md has the figures).
+# similar size (`python -m lab.experiments.vae_race` races the two; lab/ledger.md has the figures).
 VAE_CONFIG: dict[str, Any] = {
     "in_channels": 3,
     "out_channels": 3,

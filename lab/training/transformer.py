@@ -157,7 +157,7 @@ class Trainer:
         `batch`: clips a step (BATCH, or GPU_BATCH on a GPU, where None). `autocast`: their forward passes
         in bfloat16 autocast; by default on a GPU (1.4x the clips a second at a batch of 128 on an H200,
         lab/experiments/transformer_step.py), not on a CPU, where overheads rather than arithmetic bound them.
-        `peak_rate`: each run's learning rate after its warm-up (docs/model.md measures others). `heads`,
+        `peak_rate`: each run's learning rate after its warm-up (lab/ledger.md has others measured). `heads`,
         `cells`: a new transformer's width, in attention heads, and patch, in latent cells a token side (the
         latents are packed by the transformer's own patch, a given one's too)."""
         torch.set_num_threads(threads)

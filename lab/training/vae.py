@@ -6,7 +6,7 @@ frame is learned). The loss leans on the subject's pixels and edges, because a b
 is what the crowd asked for; a plain L1/L2 loss returns sprites as blobs. An identity probe beside it asks
 the latent to say plainly which subject each cell holds. With `shifts`, each batch also comes cropped a few
 pixels further on, and the latents must move with it: a sprite that moves by less than a latent cell must
-move its latents smoothly, by interpolation, rather than rewrite them (docs/model.md, What is next).
+move its latents smoothly, by interpolation, rather than rewrite them (lab/ledger.md: not kept).
 """
 
 from __future__ import annotations

@@ -124,7 +124,7 @@ def draw(
     `duration_frames` is the length the motion spans (the whole clip); it defaults to num_frames. Above 1,
     `grid` stands each sprite's top-left corner on a multiple of that many pixels: a moving subject steps
     from square to square rather than gliding, and on a grid of the transformer's token side its pixels
-    fall on the tokens one way wherever it stands (docs/model.md measures what that buys the model).
+    fall on the tokens one way wherever it stands (lab/ledger.md has what that buys the model).
     """
     canvas = Canvas(height, width)
     total = duration_frames or num_frames
