@@ -67,7 +67,7 @@ class _State:
     grid: Grid
     mask: torch.Tensor | None = None  # a masked whole-clip pass
     frame: int | None = None  # a block pass: the frame being made
-    page: int | None = None  # ... and where its keys and values go, when it fills
+    filling: bool = False  # ... and whether its keys and values go into the cache once the pass ends
     context_rope: tuple[torch.Tensor, torch.Tensor] | None = None
     pending: dict[int, tuple[torch.Tensor, torch.Tensor]] = field(default_factory=dict)
 
@@ -110,7 +110,7 @@ class BlockCausalAttention(LTXVideoAttnProcessor):
         if state.frame is not None:
             if hidden_states.shape[0] != 1:
                 raise ValueError("block-causal passes make one clip at a time (batch 1, no guidance)")
-            if state.page is not None:
+            if state.filling:
                 state.pending[self.layer] = (key[0], value[0])
             held_keys, held_values = state.cache.read(self.layer, before=state.frame)
             query = apply_rotary_emb(query, image_rotary_emb)
@@ -168,8 +168,8 @@ class BlockCausal:
             coords = self.grid.coords(held, self.origin)
             dummy = torch.empty(1, coords.shape[-1], 1)
             self.state.context_rope = self.transformer.rope(dummy, video_coords=coords)
-        self.state.frame, self.state.pending = frame, {}
-        self.state.page = -1 if fill else None  # a page is taken only once the pass has read the cache
+        # A page is taken only once the pass has read the cache: a full pool evicts after the read.
+        self.state.frame, self.state.filling, self.state.pending = frame, fill, {}
         try:
             yield self.grid.coords([frame], self.origin)
             if fill:
@@ -177,7 +177,7 @@ class BlockCausal:
                 for layer, (key, value) in self.state.pending.items():
                     self.cache.write(layer, page, key, value)
         finally:
-            self.state.frame, self.state.page, self.state.context_rope = None, None, None
+            self.state.frame, self.state.filling, self.state.context_rope = None, False, None
             self.state.pending = {}
 
 

@@ -137,12 +137,13 @@ def judged_row(
     def pictures(names: list[str]) -> torch.Tensor:
         return reference_tokens(pipe.vae, names, shown.cells)
 
+    right = pictures(subjects)
     swapped = drawn_subjects(shown, pipe, texts, pictures(others))
     return [
         share(drawn_subjects(plain, pipe, texts, None), subjects),
         share(drawn_subjects(plain, pipe, new_texts, None), new_subjects),
-        share(drawn_subjects(shown, pipe, texts, pictures(subjects)), subjects),
-        share(drawn_subjects(shown, pipe, texts, torch.zeros_like(pictures(subjects))), subjects),
+        share(drawn_subjects(shown, pipe, texts, right), subjects),
+        share(drawn_subjects(shown, pipe, texts, torch.zeros_like(right)), subjects),
         f"{share(swapped, subjects)} / {share(swapped, others)}",
         share(drawn_subjects(shown, pipe, new_texts, pictures(new_subjects)), new_subjects),
     ]
