@@ -50,3 +50,4 @@ bench: setup redis
 	$(PY) -m benchmarks.generation
 	$(PY) -m benchmarks.block_causal
 	$(PY) -m benchmarks.streaming
+	$(PY) -m benchmarks.crowd

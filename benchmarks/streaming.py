@@ -6,7 +6,7 @@ Runs in a sandbox of its own (a private redis-server, a fresh SQLite file and HL
 directory) with the real Broadcaster and ffmpeg at the stream's size (VIDEO_WIDTH x VIDEO_HEIGHT):
 1. CPU seconds (broadcaster process + its ffmpeg) per 10 s clip, pacing off, for clips 1..N of a new stream.
 2. The same stream fast-forwarded to clip 500: what a stream holds at that age is written directly (499
-   aired clips in the database, their archives on disk, the live playlist at media sequence 2495) and the
+   aired clips in the database, their archives on disk, the live playlist up to where clip 500 begins) and the
    broadcaster restarts on it; clip 500 airs unpaced. Encoding 499 clips for real would take the shared
    machine many minutes; this way the growing state is all there while the run stays short.
 3. With pacing on and filler airing, a clip made ready at a random moment: seconds until its first segment
@@ -63,6 +63,7 @@ from streaming.playlist import (  # noqa: E402
     render_live_playlist,
     write_atomically,
 )
+from streaming.publisher import live_window_segments  # noqa: E402
 from yolive.clips.models import Clip  # noqa: E402
 from yolive.voting.models import Prompt, Round  # noqa: E402
 
@@ -166,23 +167,26 @@ def young_stream(clips: int, frames: Path) -> tuple[dict[int, np.ndarray], list[
 def age_to(clip_number: int, young: int) -> None:
     """Write what a stream holds just before `clip_number`: aired clips, their archives, the live window."""
     hls_dir: Path = settings.HLS_DIR
+    seconds = settings.HLS_SEGMENT_SECONDS
+    per_clip = 10 // seconds  # the benchmark's clips last 10 s
     seed_segment = next(hls_dir.glob("archive/*/seg_*.ts"))
     # The young stream's live segments (their numbers include its filler) make way for the aged window.
     for leftover in hls_dir.glob("seg_*.ts"):
         leftover.unlink()
     for number in range(young + 1, clip_number):
         clip = new_clip(number, Clip.Status.AIRED)
-        parts = [(f"seg_{number * 5 + i:08d}.ts", 2.0) for i in range(5)]
+        parts = [(f"seg_{number * per_clip + i:08d}.ts", float(seconds)) for i in range(per_clip)]
         for uri, _ in parts:
             os.link(seed_segment, hls_dir / uri)
         Clip.objects.filter(id=clip.id).update(archive_path=archive.archive_clip(hls_dir, clip.id, parts))
         for uri, _ in parts:
             (hls_dir / uri).unlink()
-    window = LiveWindow(6, settings.HLS_SEGMENT_SECONDS, media_sequence=clip_number * 5 - 11)
-    for _ in range(6):
+    listed = live_window_segments(seconds)
+    window = LiveWindow(listed, seconds, media_sequence=(clip_number - 1) * per_clip - listed)
+    for _ in range(listed):
         uri = f"seg_{window.next_sequence:08d}.ts"
         os.link(seed_segment, hls_dir / uri)
-        window.append(Segment(window.next_sequence, uri, 2.0, timezone.now()))
+        window.append(Segment(window.next_sequence, uri, float(seconds), timezone.now()))
     write_atomically(hls_dir / LIVE_PLAYLIST, render_live_playlist(window))
 
 

@@ -23,7 +23,7 @@ from yolive.clips.models import Clip
 
 log = logging.getLogger(__name__)
 
-POLL_INTERVAL_S = 0.5  # a clip ready during filler waits at most this plus one segment to start airing
+POLL_INTERVAL_S = 0.2  # a clip ready during filler waits at most this plus one segment to start airing
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import functools
 import logging
 import math
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from streaming.publisher import Publisher
 from streaming.schedule import Schedule, Slot
 from yolive.clips import lifecycle
 from yolive.clips.models import Clip
-from yolive.plumbing import logs
+from yolive.plumbing import air_clock, logs
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,9 @@ class Broadcaster:
 
     def air(self, slot: Slot, stop: threading.Event) -> None:
         slot.pdt = self.pacer.program_date_time()
+        # The conductor ends rounds so that their winners are ready when the air is free (voting/timing).
+        free_at = time.time() + slot.slots_left * self.spec.segment_seconds
+        self.announcer.at(0, functools.partial(air_clock.announce_free_at, free_at))
         self.feed.begin(slot)
         with logs.bound(clip_id=slot.clip.info.id if slot.clip else None):
             for i in range(self.spec.frames_per_segment):

@@ -1,8 +1,8 @@
 """The ffmpeg command of the broadcaster, built by pure functions as an argument list.
 
-One long-lived ffmpeg reads raw RGB frames from stdin and writes 2-second MPEG-TS segments with the `hls`
-muxer (it keeps the MPEG-TS continuity counters running across segments, which the `segment` muxer does
-not). ffmpeg's own playlist is private: the broadcaster reads it to learn when a segment is complete and
+One long-lived ffmpeg reads raw RGB frames from stdin and writes MPEG-TS segments of HLS_SEGMENT_SECONDS with
+the `hls` muxer (it keeps the MPEG-TS continuity counters running across segments, which the `segment` muxer
+does not). ffmpeg's own playlist is private: the broadcaster reads it to learn when a segment is complete and
 writes the public playlist itself, because ffmpeg never writes EXT-X-DISCONTINUITY-SEQUENCE.
 """
 

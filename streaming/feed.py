@@ -20,9 +20,9 @@ from yolive.plumbing import metrics
 
 log = logging.getLogger(__name__)
 
-# No segment for this many segment durations while frames go in: ffmpeg is hung (not dead). Kill it and
-# let the feeder restart it, rather than leave the pipe blocked and the stream frozen.
-STALL_SEGMENTS = 5
+# No segment for this long while frames go in: ffmpeg is hung (not dead). Kill it and let the feeder
+# restart it, rather than leave the pipe blocked and the stream frozen.
+STALL_S = 10
 
 
 class Feed:
@@ -86,7 +86,7 @@ class Feed:
         if encoder is None:
             return
         quiet = time.monotonic() - max(self._last_finished, encoder.started_at)
-        if quiet > STALL_SEGMENTS * self.spec.segment_seconds and encoder.alive():
+        if quiet > STALL_S and encoder.alive():
             log.error("ffmpeg has finished no segment for %.0f s; killing it", quiet)
             encoder.process.kill()  # the feeder's blocked write fails, and it restarts ffmpeg
 

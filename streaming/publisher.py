@@ -23,11 +23,17 @@ from yolive.plumbing import metrics
 
 log = logging.getLogger(__name__)
 
-LIVE_WINDOW_SEGMENTS = 6  # 12 s: twice RFC 8216's minimum of three target durations, for slow clients
-# hls.js plays 3 target durations behind the live edge; a new segment starts reaching its viewers 4 to 6 s
-# after it is listed, depending on when they joined: announce in the middle of that.
+# The live playlist holds 12 s: with 1 s segments four times RFC 8216's minimum of three target durations,
+# so a slow client still finds the segment it was told about.
+LIVE_WINDOW_S = 12
+# hls.js plays 3 target durations behind the live edge; a new segment starts reaching its viewers 2 to 3
+# segments after it is listed, depending on when they joined: announce in the middle of that.
 HOLD_BACK_SEGMENTS = 3
 DELETE_MARGIN_S = 2.0  # on top of RFC 8216's "segment duration + longest playlist duration"
+
+
+def live_window_segments(segment_seconds: int) -> int:
+    return LIVE_WINDOW_S // segment_seconds
 
 
 class Publisher:
@@ -46,7 +52,7 @@ class Publisher:
         self.retention_hours = archive_retention_hours
         self.on_segment = on_segment
         self.viewer_delay_s = (HOLD_BACK_SEGMENTS - 0.5) * segment_seconds
-        self.window = LiveWindow(LIVE_WINDOW_SEGMENTS, segment_seconds)
+        self.window = LiveWindow(live_window_segments(segment_seconds), segment_seconds)
         self.media_time = 0.0  # seconds of stream listed so far: where a new ffmpeg's timestamps go on
         self.newest_segment_at = 0.0  # wall-clock time of the newest listed segment, for the heartbeat
         self._discontinuity_pending = False
@@ -61,7 +67,8 @@ class Publisher:
         the latest, so RFC 8216's grace runs from then (a segment file's own time is when it was written,
         a window's length earlier)."""
         playlist = self.hls_dir / LIVE_PLAYLIST
-        self.window = resume_window(playlist, LIVE_WINDOW_SEGMENTS, self.segment_seconds)
+        listed_at_most = live_window_segments(self.segment_seconds)
+        self.window = resume_window(playlist, listed_at_most, self.segment_seconds)
         listed = {s.uri for s in self.window.segments}
         try:
             last_listed = playlist.stat().st_mtime

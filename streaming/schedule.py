@@ -45,6 +45,11 @@ class Slot:
     cues: list[Callable[[], object]] = field(default_factory=list)
     pdt: datetime | None = None
 
+    @property
+    def slots_left(self) -> int:
+        """Slots until the schedule next asks for a clip: the rest of the clip, or this filler slot."""
+        return self.clip.slots - self.index if self.clip else 1
+
     def frame(self, i: int, frames_per_segment: int) -> picture.Frame:
         if self.clip is None:
             assert self.filler is not None

@@ -166,10 +166,10 @@ if (GENERATION_CONTINUITY_FRAMES - 1) % 8:
 # One CPU thread for torch by default: beside the broadcaster's ffmpeg and the web process on a small machine,
 # two OpenMP threads spin against them and a tiny render swung from 0.4 s to 9 s (docs/benchmarks.md).
 GENERATION_TORCH_THREADS = env_int("GENERATION_TORCH_THREADS", 1, minimum=0)  # 0 = torch's default
-HLS_SEGMENT_SECONDS = 2  # every clip boundary is a segment boundary, so clips must be a multiple of this
+# Every clip boundary is a segment boundary: a clip lasts whole segments. Short segments keep the crowd's
+# wait short: a segment is listed once complete, and players stay three target durations behind.
+HLS_SEGMENT_SECONDS = 1
 CLIP_SECONDS = env_int("CLIP_SECONDS", 10, minimum=HLS_SEGMENT_SECONDS, maximum=60)
-if CLIP_SECONDS % HLS_SEGMENT_SECONDS:
-    raise ImproperlyConfigured(f"CLIP_SECONDS={CLIP_SECONDS} is not a multiple of {HLS_SEGMENT_SECONDS}")
 ROUND_SECONDS = env_int("ROUND_SECONDS", CLIP_SECONDS, minimum=3, maximum=3600)
 _NATIVE_SIZE = {"world": (512, 288), "tiny": (512, 288), "ltx": (768, 512)}[MODEL_PRESET]
 VIDEO_WIDTH = env_int("VIDEO_WIDTH", _NATIVE_SIZE[0], minimum=64, maximum=3840)

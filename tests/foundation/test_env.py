@@ -60,7 +60,7 @@ def test_it_generates_a_secret_once_into_the_env_file(monkeypatch, tmp_path):
     [
         ("ROUND_SECONDS", "abc", "yolive: bad setting: ROUND_SECONDS='abc' is not a whole number"),
         ("MODEL_PRESET", "huge", "yolive: bad setting: MODEL_PRESET='huge' is not one of: world, tiny, ltx"),
-        ("CLIP_SECONDS", "7", "yolive: bad setting: CLIP_SECONDS=7 is not a multiple of 2"),
+        ("CLIP_SECONDS", "61", "yolive: bad setting: CLIP_SECONDS='61' is above the maximum of 60"),
     ],
 )
 def test_a_bad_setting_stops_start_up_with_one_line(variable, value, line):

@@ -163,7 +163,7 @@ def serving(hls_dir: Path) -> Iterator[str]:
         process.wait(timeout=15)
 
 
-def check_playlist_rules(texts: list[str], target: int = 2, window_minimum: int = 3) -> int:
+def check_playlist_rules(texts: list[str], target: int, window_minimum: int = 3) -> int:
     """RFC 8216's live rules over consecutive reloads; returns how many discontinuities slid out."""
     previous: m3u8.M3U8 | None = None
     removed_discontinuities = 0

@@ -12,6 +12,7 @@ import signal
 import time
 
 import pytest
+from django.conf import settings
 
 from tests.helpers.observers import check_playlist_rules
 from tests.helpers.supervised import LiveClient, SupervisedChannel
@@ -84,7 +85,7 @@ def test_killing_each_process_in_turn_leaves_the_stream_playing_and_health_retur
     print(f"longest wait for a new segment: {max(b - a for a, b in itertools.pairwise(listed)):.1f} s")
     assert client.gaps() == [], "the client missed segments: the stream did not go on"
     assert client.missed == [] and all(f.is_ts for f in client.fetched)
-    check_playlist_rules(client.playlists)
+    check_playlist_rules(client.playlists, settings.HLS_SEGMENT_SECONDS)
     # Only a new encoder starts a new timeline: the web, worker and conductor kills add none.
     assert discontinuities_by_kill["web"] == discontinuities_by_kill["worker"] == 0
     assert discontinuities_by_kill["conductor"] == 0

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import m3u8
 import pytest
+from django.conf import settings
 
-from streaming.publisher import LIVE_WINDOW_SEGMENTS
+from streaming.publisher import live_window_segments
 from tests.helpers.observers import PlaylistReloads, check_playlist_rules, packets
 from tests.helpers.processes import ROOT, subprocess_env
 from tests.helpers.streaming import FPS, SEGMENT, make_clip, start_broadcaster
@@ -35,7 +36,8 @@ def test_killing_ffmpeg_mid_clip_restarts_it_and_the_same_playlist_goes_on(tmp_p
         os.kill(first_ffmpeg.pid, signal.SIGKILL)
         killed_after = len(on_air.segments)
         # Long enough for the marked segment to slide out of the window.
-        on_air.wait_for(lambda: len(on_air.segments) >= killed_after + LIVE_WINDOW_SEGMENTS + 2, 60, "more")
+        enough = killed_after + live_window_segments(SEGMENT) + 2
+        on_air.wait_for(lambda: len(on_air.segments) >= enough, 60, "more")
     finally:
         reloads.stop()
         on_air.finish()
@@ -47,7 +49,8 @@ def test_killing_ffmpeg_mid_clip_restarts_it_and_the_same_playlist_goes_on(tmp_p
     assert [s.sequence for s in segments] == list(range(len(segments)))
     marked = [s.sequence for s in segments if s.discontinuity]
     assert len(marked) == 1 and killed_after <= marked[0] <= killed_after + 1
-    assert check_playlist_rules([text for _, text in reloads.texts]) == 1  # the sequence counted it out
+    # The sequence counted the discontinuity out.
+    assert check_playlist_rules([text for _, text in reloads.texts], SEGMENT) == 1
     # The clip lost nothing: the segments the dead ffmpeg never finished were fed again.
     assert len(on_air.clip_segments(clip.id)) == CLIP_SECONDS // SEGMENT
     clip.refresh_from_db()
@@ -145,7 +148,7 @@ def test_manage_py_broadcast_beats_stops_cleanly_on_a_signal_and_a_new_one_goes_
         while len(m3u8.loads(after := (hls_dir / "live.m3u8").read_text()).segments) <= listed_before:
             assert time.monotonic() < deadline, "the second broadcaster wrote no segment"
             time.sleep(0.5)
-        assert check_playlist_rules([before, after]) == 0
+        assert check_playlist_rules([before, after], settings.HLS_SEGMENT_SECONDS) == 0
         assert m3u8.loads(after).segments[listed_before].discontinuity
         process.send_signal(signal.SIGINT)  # a terminal's Ctrl-C
         assert process.wait(timeout=20) == 0

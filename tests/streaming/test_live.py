@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from streaming.publisher import LIVE_WINDOW_SEGMENTS
+from streaming.publisher import live_window_segments
 from tests.helpers.observers import (
     Decoded,
     EventTap,
@@ -68,7 +68,7 @@ def airtime_metrics() -> dict[str, float]:
 def kept_late_segments(on_air: OnAir, base: str) -> dict[str, int]:
     """Segments that left the playlist within the last 10 s must still be served (RFC 8216 6.2.2)."""
     listed = {s.uri for s in on_air.broadcaster.publisher.window.segments}
-    recent = [s.uri for s in on_air.segments[-(LIVE_WINDOW_SEGMENTS + 5) :] if s.uri not in listed]
+    recent = [s.uri for s in on_air.segments[-(live_window_segments(SEGMENT) + 5) :] if s.uri not in listed]
     return {uri: http_get(f"{base}/hls/{uri}")[0] for uri in recent}
 
 
@@ -145,8 +145,8 @@ def test_the_playlist_keeps_rfc_8216_rules_over_many_reloads(scenario):
     texts = [text for _, text in scenario.reloads.texts]
     assert len(texts) >= 20
     assert scenario.reloads.failures == []
-    assert check_playlist_rules(texts) == 0  # one ffmpeg throughout: no discontinuity ever
-    assert max(len(t.split("#EXTINF")) - 1 for t in texts) == LIVE_WINDOW_SEGMENTS
+    assert check_playlist_rules(texts, SEGMENT) == 0  # one ffmpeg throughout: no discontinuity ever
+    assert max(len(t.split("#EXTINF")) - 1 for t in texts) == live_window_segments(SEGMENT)
 
 
 def test_removed_segments_are_still_served_for_their_duration_plus_the_playlists(scenario):

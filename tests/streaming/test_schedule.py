@@ -83,3 +83,11 @@ def test_the_slate_is_drawn_again_over_a_clip_that_just_ended(tmp_path):
     after = schedule.next_slot(airing.Snapshot()).frame(0, SPEC.frames_per_segment)  # same slate text
     assert (after != before).any()
     assert after[5, 5].tolist() == [80, 80, 80]  # the clip's last frame, dimmed to a third
+
+
+def test_a_slot_says_how_many_slots_until_the_schedule_next_asks_for_a_clip(tmp_path):
+    schedule = a_schedule()
+    first = schedule.next_slot(airing.Snapshot(ready=[ready_clip(tmp_path, 1)]))
+    second = schedule.next_slot(airing.Snapshot())
+    filler = schedule.next_slot(airing.Snapshot())
+    assert [first.slots_left, second.slots_left, filler.slots_left] == [CLIP_SLOTS, 1, 1]

@@ -190,3 +190,16 @@ def test_a_render_lost_from_the_broker_is_sent_again_and_a_hopeless_one_given_up
     clip.refresh_from_db()
     assert clip.status == Clip.Status.FAILED
     assert "not rendered within" in clip.error
+
+
+def test_rounds_keep_the_airs_beat_however_long_a_close_takes():
+    first = rounds.open_round(10)
+    assert first is not None
+    # Closed 0.4 s after its end (the gate and the database took that long): the next round still ends
+    # exactly ten seconds after it, as the next clip airs ten seconds after the one before.
+    Round.objects.filter(pk=first.pk).update(ends_at=timezone.now() - timedelta(seconds=0.4))
+    first.refresh_from_db()
+    rounds.close_round(first)
+    second = rounds.open_round(10)
+    assert second is not None
+    assert second.ends_at - first.ends_at == timedelta(seconds=10)

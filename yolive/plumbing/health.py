@@ -6,7 +6,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
@@ -14,8 +13,9 @@ from django.views.decorators.cache import never_cache
 from yolive.plumbing import heartbeat
 from yolive.plumbing.redis_client import get_redis
 
-# A live stream adds a segment every HLS_SEGMENT_SECONDS; a few missed ones mean the broadcaster is stuck.
-MAX_SEGMENT_AGE_S = 5 * settings.HLS_SEGMENT_SECONDS
+# A live stream adds a segment every HLS_SEGMENT_SECONDS; this long without one means the broadcaster is
+# stuck (a restarted ffmpeg lists its first segment well within it).
+MAX_SEGMENT_AGE_S = 10
 
 Check = Callable[[], dict[str, Any]]
 

@@ -58,3 +58,7 @@ def metric_totals() -> str:
 
 def metric_gauges(instance: str = "") -> str:
     return key("metrics", "gauges", instance)
+
+
+def air_free_at() -> str:
+    return key("air", "free-at")

@@ -22,7 +22,7 @@ from yolive.clips import lifecycle
 from yolive.clips.models import Clip
 from yolive.moderation.policy import gate
 from yolive.plumbing import events
-from yolive.voting import tally
+from yolive.voting import tally, timing
 from yolive.voting.models import HousePrompt, Prompt, Round
 
 log = logging.getLogger(__name__)
@@ -56,10 +56,12 @@ def open_round(round_seconds: int | None = None) -> Round | None:
     """Open the next round (None if another conductor just did); waiting approved prompts join it."""
     seconds = round_seconds or settings.ROUND_SECONDS
     now = timezone.now()
+    previous_end = Round.objects.order_by("-number").values_list("ends_at", flat=True).first()
+    ends_at = timing.round_end(now, seconds, previous_end)
     try:
         with transaction.atomic():
             number = (Round.objects.aggregate(n=Max("number"))["n"] or 0) + 1
-            rnd = Round.objects.create(number=number, opens_at=now, ends_at=now + timedelta(seconds=seconds))
+            rnd = Round.objects.create(number=number, opens_at=now, ends_at=ends_at)
             waiting = list(
                 Prompt.objects.filter(
                     status=Prompt.Status.APPROVED, round=None, source=Prompt.Source.VIEWER

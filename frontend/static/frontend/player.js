@@ -3,7 +3,7 @@
 
 const LIVE_CONFIG = {
   lowLatencyMode: false, // ffmpeg writes plain HLS; 10 s clips do not need LL-HLS
-  liveSyncDurationCount: 3, // about 6 s behind the live edge with 2 s segments
+  liveSyncDurationCount: 3, // about 3 s behind the live edge with 1 s segments
   maxLiveSyncPlaybackRate: 1.2, // catch up gently after a stall instead of jumping
   backBufferLength: 30,
 };
@@ -96,7 +96,7 @@ export class Player {
 }
 
 // More than this far behind where the player holds live (hls.js: three segments from the edge), a viewer
-// is offered a jump back. The live window is 12 s, so nobody playing falls more than 6 s behind that
+// is offered a jump back. The live window is 12 s, so nobody playing falls more than 9 s behind that
 // point, and hls.js catches up at 1.2x by itself: 3 s leaves room for both.
 const BEHIND_LIVE_S = 3;
 

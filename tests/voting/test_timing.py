@@ -1,0 +1,86 @@
+"""When rounds end: on the beat of the rounds before, and aligned so each winner is ready as the air frees."""
+
+import time
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.helpers.generation import make_clip
+from yolive.clips.models import Clip
+from yolive.plumbing import air_clock
+from yolive.voting import rounds, timing
+from yolive.voting.models import Round
+
+NOW = datetime(2026, 12, 7, 12, 0, 0, tzinfo=UTC)
+
+
+def seconds(s: float) -> timedelta:
+    return timedelta(seconds=s)
+
+
+def air(free_in: float, ahead: int) -> timing.Air:
+    return timing.Air(NOW + seconds(free_in), ahead, clip_seconds=10, slot_seconds=1)
+
+
+def test_while_clips_fill_the_air_the_round_ends_a_lead_before_its_winner_can_air():
+    beat = NOW + seconds(10)
+    # The clip on air ends in 4 s and last round's winner (rendering) airs after it, for 10 s.
+    end = timing.aligned_end(NOW, 10, beat, air(free_in=4, ahead=1), lead=4.5)
+    assert end == NOW + seconds(4 + 10 - 4.5)
+
+
+def test_while_filler_airs_the_round_keeps_its_length_and_its_winner_is_ready_at_a_slot():
+    beat = NOW + seconds(10)
+    end = timing.aligned_end(NOW, 10, beat, air(free_in=0.6, ahead=0), lead=3)
+    assert end is not None
+    assert abs(end - beat) <= seconds(0.5)
+    ready_before_slot = (end + seconds(3) - (NOW + seconds(0.6))).total_seconds()
+    assert ready_before_slot == pytest.approx(round(ready_before_slot))  # on a slot boundary
+
+
+def test_rounds_set_longer_than_clips_keep_their_length_and_filler_fills_the_difference():
+    beat = NOW + seconds(12)
+    end = timing.aligned_end(NOW, 12, beat, air(free_in=4, ahead=1), lead=4.5)
+    assert end is not None
+    assert abs(end - beat) <= seconds(0.5)
+
+
+def test_a_backlog_longer_than_a_round_keeps_the_beat_instead_of_stretching_rounds():
+    assert timing.aligned_end(NOW, 10, NOW + seconds(10), air(free_in=4, ahead=3), lead=4.5) is None
+
+
+def test_the_beat_follows_the_round_before_unless_it_ended_long_ago_or_early():
+    assert timing.beat_end(NOW, 10, NOW - seconds(0.4)) == NOW + seconds(9.6)
+    assert timing.beat_end(NOW, 10, NOW - seconds(30)) == NOW + seconds(10)
+    assert timing.beat_end(NOW, 10, NOW + seconds(5)) == NOW + seconds(10)
+    assert timing.beat_end(NOW, 10, None) == NOW + seconds(10)
+
+
+def rendered_in(number: int, took_s: float) -> None:
+    clip = make_clip(number, status=Clip.Status.AIRED)
+    Clip.objects.filter(pk=clip.pk).update(ready_at=clip.created_at + seconds(took_s))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_opened_while_a_clip_airs_ends_so_its_winner_is_ready_when_the_air_frees():
+    for number, took in enumerate([2.0, 3.0, 2.5], start=1):
+        rendered_in(number, took)
+    make_clip(4, status=Clip.Status.RENDERING)  # the winner before this round's
+    free_at = time.time() + 3
+    air_clock.announce_free_at(free_at)
+
+    opened = rounds.open_round(10)
+
+    assert opened is not None
+    lead = 3.0 + timing.LEAD_MARGIN_S  # the slowest recent render, plus the margin
+    expected = datetime.fromtimestamp(free_at + 10 - lead, UTC)
+    assert abs(opened.ends_at - expected) < seconds(0.01)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broadcaster_on_air_rounds_keep_the_plain_beat():
+    rendered_in(1, 2.0)
+    previous = Round.objects.get()
+    opened = rounds.open_round(10)
+    assert opened is not None
+    assert opened.ends_at == previous.ends_at + seconds(10)
