@@ -26,8 +26,10 @@ log = logging.getLogger(__name__)
 # The live playlist holds 12 s: with 1 s segments four times RFC 8216's minimum of three target durations,
 # so a slow client still finds the segment it was told about.
 LIVE_WINDOW_S = 12
-# hls.js plays 3 target durations behind the live edge; a new segment starts reaching its viewers 2 to 3
-# segments after it is listed, depending on when they joined: announce in the middle of that.
+# hls.js plays 3 target durations behind the live edge, the end of the newest segment: a newly listed
+# segment starts playing once two more are listed. Chromium's hls.js showed a clip's first segment 1.8 s
+# after it was listed (`python -m benchmarks.crowd --player`, 1 s segments); announcing after two segments
+# puts the cue just after the picture, never before it.
 HOLD_BACK_SEGMENTS = 3
 DELETE_MARGIN_S = 2.0  # on top of RFC 8216's "segment duration + longest playlist duration"
 
@@ -51,7 +53,7 @@ class Publisher:
         self.announcer = announcer
         self.retention_hours = archive_retention_hours
         self.on_segment = on_segment
-        self.viewer_delay_s = (HOLD_BACK_SEGMENTS - 0.5) * segment_seconds
+        self.viewer_delay_s = (HOLD_BACK_SEGMENTS - 1) * segment_seconds
         self.window = LiveWindow(live_window_segments(segment_seconds), segment_seconds)
         self.media_time = 0.0  # seconds of stream listed so far: where a new ffmpeg's timestamps go on
         self.newest_segment_at = 0.0  # wall-clock time of the newest listed segment, for the heartbeat
