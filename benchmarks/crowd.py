@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
 import shutil
 import signal
+import sqlite3
 import statistics
 import subprocess
 import tempfile
@@ -197,6 +199,17 @@ def first_segment(hls_dir: Path, clip_id: int, within_s: float = 30) -> int | No
     return int(re.sub(r"\D", "", name))
 
 
+def render_stages(workdir: Path, clip_ids: list[int]) -> str:
+    """Median seconds of each stage the worker timed (Clip.timings), over the measured clips."""
+    with contextlib.closing(sqlite3.connect(workdir / "yolive.sqlite3")) as db:
+        marks = ",".join("?" * len(clip_ids))
+        rows = db.execute(f"SELECT timings FROM voting_clip WHERE id IN ({marks})", clip_ids).fetchall()
+    timings = [json.loads(row[0]) for row in rows if row[0]]
+    stages = [k for k in timings[0] if k != "seconds"] if timings else []
+    medians = (f"{k} {statistics.median(t.get(k, 0.0) for t in timings):.2f}" for k in stages)
+    return "render stages, median s: " + ", ".join(medians)
+
+
 async def measure(channel: Channel, args: argparse.Namespace) -> dict[int, Round]:
     watcher = Watcher() if args.player else None
     if watcher is not None:
@@ -213,6 +226,9 @@ async def measure(channel: Channel, args: argparse.Namespace) -> dict[int, Round
     finally:
         if watcher is not None:
             await watcher.close()
+    ids = [r.clip_id for r in rounds.values() if r.clip_id is not None]
+    if ids:
+        print(render_stages(channel.workdir, ids))
     return rounds
 
 

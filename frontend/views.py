@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-import threading
 from typing import Any
 
 from django.conf import settings
@@ -15,7 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 from generation.model_folder import VOCABULARY_FILE
-from yolive.moderation.policy.gate import warm_up
+from yolive.moderation.policy.gate import warm_up_in_background
 from yolive.voting.models import Viewer
 
 LIVE_PLAYLIST = "/hls/live.m3u8"
@@ -39,17 +38,6 @@ def ensure_viewer(request: HttpRequest) -> Viewer:
     if not request.session.session_key:
         request.session.save()
     return viewer
-
-
-_classifier_warming = threading.Event()
-
-
-def warm_classifier_once() -> None:
-    """Load the gate's models and word lists (a few seconds) while the first visitor is still reading, not
-    when they submit."""
-    if not _classifier_warming.is_set():
-        _classifier_warming.set()
-        threading.Thread(target=warm_up, name="classifier-warm-up", daemon=True).start()
 
 
 @functools.lru_cache(maxsize=1)
@@ -82,7 +70,7 @@ def model_vocabulary(request: HttpRequest) -> HttpResponse:
 @never_cache
 @ensure_csrf_cookie
 def viewer_page(request: HttpRequest) -> HttpResponse:
-    warm_classifier_once()
+    warm_up_in_background()  # a process started without yolive.serve (tests) warms on its first page
     ensure_viewer(request)
     context = {
         "live_playlist": LIVE_PLAYLIST,

@@ -53,12 +53,14 @@ def application() -> Any:
     """The ASGI application of one served process, which also reports its metrics (tests import
     yolive.asgi alone and report none)."""
     from yolive.asgi import application
+    from yolive.moderation.policy import gate
     from yolive.plumbing import metrics
 
     if multiprocessing.parent_process() is not None:  # one of several uvicorn workers
         end_with_parent()
     metrics.start_publishing()
     tune_collector()
+    gate.warm_up_in_background()
     return application
 
 

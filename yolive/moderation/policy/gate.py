@@ -8,6 +8,7 @@ for winners also with what moderators decided since: a rejection, a ban of the a
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -146,6 +147,17 @@ def judge_winner(text: str, *, prompt_id: int | None, author_id: int | None, hou
     if verdict.allowed and lockdown.is_on() and not approved and not house:
         return Verdict("hold", LOCKDOWN_REASON, verdict.normalized)
     return verdict
+
+
+_warming = threading.Event()
+
+
+def warm_up_in_background() -> None:
+    """`warm_up` in a thread of its own, once per process: a web process starts it when it starts serving,
+    so the first prompt is not judged while the models load (a few seconds, more on a busy machine)."""
+    if not _warming.is_set():
+        _warming.set()
+        threading.Thread(target=warm_up, name="gate-warm-up", daemon=True).start()
 
 
 def warm_up() -> None:
