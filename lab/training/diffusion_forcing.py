@@ -42,8 +42,9 @@ class DiffusionForcingTrainer(Trainer):
     def __init__(self, latents: Latents, *args: Any, sink: int = SINK, window: int = WINDOW, **kwargs: Any):
         """The Trainer's arguments; `sink` and `window`: the block-causal mask's, as the cache will hold."""
         super().__init__(latents, *args, **kwargs)
-        self.frames = list(range(latents.x0.shape[2]))
-        self.causal = block_causal(self.transformer, tuple(latents.x0.shape[3:]), sink, window)
+        frames, height, width = latents.x0.shape[2:]
+        self.frames = list(range(frames))
+        self.causal = block_causal(self.transformer, (height, width), sink, window)
 
     def noise_levels(self, rng: np.random.Generator) -> torch.Tensor:
         """One sigma a latent frame, each drawn on its own."""
