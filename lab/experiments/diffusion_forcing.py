@@ -1,7 +1,7 @@
 """The pilot of diffusion forcing: does fine-tuning the shipped transformer under the block-causal mask, each
 latent frame at its own noise level, make clips generated block by block as good as the bidirectional ones?
 
-    python -m lab.experiments.diffusion_forcing [--steps 300 300] [--clips 240] [--prompts 36] [--threads 1]
+    python -m lab.experiments.diffusion_forcing [--steps 400 400] [--clips 160] [--prompts 36] [--threads 1]
 
 Two copies of the shipped transformer (and its text encoder) go on learning from the same seed and batches of
 `--clips` of the transformer stage's training clips (drawn and encoded into var/training/diffusion-forcing/):
@@ -42,7 +42,7 @@ from lab.training.model_folder import save_part, shipped, shipped_vae
 from lab.training.transformer import Trainer, encode_clips
 
 FOLDER = VAR / "diffusion-forcing"
-CLIPS, PROMPTS = 240, 36
+CLIPS, PROMPTS = 160, 36
 
 
 def made_in_blocks(folder: Path) -> Callable[[Case], np.ndarray]:
@@ -93,7 +93,7 @@ def line(label: str, steps: str, row: Row, began: float) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m lab.experiments.diffusion_forcing", description=__doc__)
-    parser.add_argument("--steps", nargs="+", type=int, default=[300, 300], help="steps a run, both models")
+    parser.add_argument("--steps", nargs="+", type=int, default=[400, 400], help="steps a run, both models")
     parser.add_argument("--clips", type=int, default=CLIPS, help="training clips both learn on")
     parser.add_argument("--batch", type=int, default=8, help="clips a step")
     parser.add_argument("--prompts", type=int, default=PROMPTS, help="held-out prompts judged a row")
@@ -107,7 +107,7 @@ def main() -> None:
     data = encode_clips(shipped_vae(), FOLDER / "clips", FOLDER / f"latents-{args.clips}.pt")
     chosen = cases(args.prompts)
     print(f"{len(data.x0)} training clips, batch {args.batch}; {len(chosen)} held-out prompts\n")
-    print("| clips made | fine-tune steps | subject | motion | s |")
+    print("| row | fine-tune steps | subject | motion | s |")
     print("| --- | --- | --- | --- | --- |", flush=True)
     print(line("1. bidirectional, shipped", "0", judged(rendered("world"), chosen), began), flush=True)
     print(line("2. blocks, shipped", "0", judged(made_in_blocks(MODEL_DIR), chosen), began), flush=True)

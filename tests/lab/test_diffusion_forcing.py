@@ -8,6 +8,7 @@ from generation.block_causal import unpacked
 from lab.training.architecture import LATENT_CHANNELS, LATENT_GRID
 from lab.training.diffusion_forcing import DiffusionForcingTrainer
 from lab.training.transformer import Latents, Trainer, pack
+from tests.helpers.commands import refusal
 from tests.helpers.training import losses_on_one_batch
 
 FRAMES = 4
@@ -97,3 +98,22 @@ def test_blocks_unpack_to_the_latents_they_were_packed_from():
     packed = pack(latents, forcing.cells)
     blocks = list(packed.chunk(FRAMES, dim=1))
     assert torch.equal(unpacked(blocks, forcing.causal.grid), latents)
+
+
+def test_the_shipped_model_makes_a_clip_block_by_block_as_the_renderer_airs_it():
+    from generation.model_folder import MODEL_DIR
+    from lab.evaluation.rows import AIRED, cases
+    from lab.experiments.diffusion_forcing import made_in_blocks
+    from lab.training.architecture import HEIGHT, WIDTH
+
+    case = cases(1)[0]
+    make = made_in_blocks(MODEL_DIR)
+    frames = make(case)
+    assert frames.shape == (AIRED, HEIGHT, WIDTH, 3) and frames.dtype == np.uint8
+    assert np.array_equal(make(case), frames)  # the case's seed, and a fresh cache for each clip
+
+
+def test_the_pilot_refuses_a_batch_larger_than_its_clips_before_anything_runs(capsys):
+    from lab.experiments.diffusion_forcing import main
+
+    assert "--batch above 0 and at most --clips" in refusal(main, ["--clips", "4", "--batch", "8"], capsys)
