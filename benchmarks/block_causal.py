@@ -30,7 +30,7 @@ from typing import Any
 import torch
 
 from benchmarks.instruments import resident_bytes
-from generation.block_causal import BlockCausal, Grid, make_blocks
+from generation.block_causal import BlockCausal, Grid, grid_of, make_blocks
 from generation.kv_cache import FrameKVCache
 from generation.pipeline import velocity
 from generation.presets import get_preset
@@ -38,21 +38,6 @@ from generation.renderer import CacheSettings, Renderer, RenderRequest
 
 PROMPT = "a cat bouncing in the snow"
 MINUTE = 60  # blocks in the first minute of the stream
-
-
-def grid_of(pipe: Any) -> Grid:
-    from generation.model_folder import render_facts
-
-    facts = render_facts()
-    patch = int(pipe.transformer.config.patch_size)
-    spatial, temporal = pipe.vae_spatial_compression_ratio, pipe.vae_temporal_compression_ratio
-    return Grid(
-        height=facts.height // spatial // patch,
-        width=facts.width // spatial // patch,
-        patch=patch,
-        spatial=spatial,
-        seconds_a_frame=temporal / facts.fps,
-    )
 
 
 def cache_for(pipe: Any, grid: Grid, args: argparse.Namespace) -> FrameKVCache:

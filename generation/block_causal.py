@@ -31,6 +31,7 @@ from diffusers.models.transformers.transformer_ltx import (
 )
 
 from generation.kv_cache import FrameKVCache
+from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
 from generation.pipeline import velocity
 
 
@@ -59,6 +60,29 @@ class Grid:
             for f in frames
         ]
         return torch.cat(parts, dim=1)[None]
+
+
+def grid_of(pipe: Any) -> Grid:
+    """The token grid and rate of the clips `pipe` renders, from its model folder's facts."""
+    from generation.model_folder import render_facts
+
+    facts = render_facts()
+    patch = int(pipe.transformer.config.patch_size)
+    spatial, temporal = pipe.vae_spatial_compression_ratio, pipe.vae_temporal_compression_ratio
+    return Grid(
+        height=facts.height // spatial // patch,
+        width=facts.width // spatial // patch,
+        patch=patch,
+        spatial=spatial,
+        seconds_a_frame=temporal / facts.fps,
+    )
+
+
+def unpacked(blocks: list[torch.Tensor], grid: Grid) -> torch.Tensor:
+    """Finished blocks, (1, tokens, channels) each and in order, as the (1, C, F, h, w) latents the VAE
+    decodes."""
+    cells = (grid.height * grid.patch, grid.width * grid.patch)
+    return Pipeline._unpack_latents(torch.cat(blocks, dim=1), len(blocks), *cells, grid.patch, 1)
 
 
 @dataclass
@@ -127,7 +151,7 @@ class BlockCausalAttention(LTXVideoAttnProcessor):
             query.unflatten(2, (attn.heads, -1)),
             key.unflatten(2, (attn.heads, -1)),
             value.unflatten(2, (attn.heads, -1)),
-            attn_mask=mask,
+            attn_mask=None if mask is None else mask.to(query.device),
             dropout_p=0.0,
             is_causal=False,
             backend=self._attention_backend,

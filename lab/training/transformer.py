@@ -206,17 +206,18 @@ class Trainer:
         texts = self.captions(index.tolist(), rng)
         with mixed_precision(self.device, self.autocast):
             prompt = prompt_embeddings(self.tokenizer, self.text_encoder, texts, self.device)
-        sigma = shifted(torch.from_numpy(rng.random(self.batch)).float()).to(self.device)
+        sigma = self.noise_levels(rng).to(self.device)  # (B, F)
         noise = torch.randn_like(x0)
-        s = sigma.view(-1, 1, 1, 1, 1)
+        s = sigma[:, None, :, None, None]
         xt, target = pack((1 - s) * x0 + s * noise, self.cells), pack(noise - x0, self.cells)
-        timestep = (sigma * 1000).view(-1, 1).expand(-1, xt.shape[1]).clone()
+        sigma = sigma.repeat_interleave(xt.shape[1] // sigma.shape[1], dim=1)  # a frame's tokens in a row
+        timestep = sigma * 1000
         weight = loss_weights(self.data.masks[index].to(self.device), self.cells)
         if self.lead_tokens:
             chosen = torch.from_numpy(rng.random(self.batch) < CONDITIONED_SHARE)
             conditioned = (self.data.continuation[index] | chosen).to(self.device)
             lead = slice(0, self.lead_tokens)
-            noise_scale = CONDITION_NOISE * s.view(-1, 1, 1) ** 2
+            noise_scale = CONDITION_NOISE * sigma[:, lead, None] ** 2
             clean = pack(x0, self.cells)[:, lead] + noise_scale * torch.randn_like(xt[:, lead])
             xt[conditioned, lead] = clean[conditioned]
             timestep[conditioned, lead] = 0.0
@@ -224,6 +225,12 @@ class Trainer:
         with mixed_precision(self.device, self.autocast):
             pred = self.predict(xt, prompt, timestep, index, rng).float()
         return (weight * (pred - target) ** 2).sum() / (weight.sum() * xt.shape[-1])
+
+    def noise_levels(self, rng: np.random.Generator) -> torch.Tensor:
+        """(batch, latent frames) sigmas from the shifted schedule: one a clip, shared by its frames (a
+        subclass may draw one a frame)."""
+        sigma = shifted(torch.from_numpy(rng.random(self.batch)).float())
+        return sigma[:, None].expand(-1, self.data.x0.shape[2])
 
     def predict(
         self,

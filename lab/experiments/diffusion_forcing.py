@@ -1,0 +1,135 @@
+"""The pilot of diffusion forcing: does fine-tuning the shipped transformer under the block-causal mask, each
+latent frame at its own noise level, make clips generated block by block as good as the bidirectional ones?
+
+    python -m lab.experiments.diffusion_forcing [--steps 400 400] [--clips 160] [--prompts 36] [--threads 1]
+
+Two copies of the shipped transformer (and its text encoder) go on learning from the same seed and batches of
+`--clips` of the transformer stage's training clips (drawn and encoded into var/training/diffusion-forcing/):
+one under the block-causal mask with a sigma a latent frame (lab/training/diffusion_forcing.py), the other as
+the transformer stage trains (one sigma a clip, bidirectional), the control at equal steps. The judge
+(lab/evaluation) names the subject and motion of a 10-second clip for each of `--prompts` held-out prompts,
+the same prompts and seeds in every row:
+1. bidirectional, shipped: the shipped model through the renderer, as lab.evaluation's generated row;
+2. blocks, shipped: the shipped weights made block by block against the cache (generation/block_causal.py's
+   make_blocks: 1 sink + 6 frames, the blocks clean in the cache), no fine-tune: the floor;
+3. blocks, diffusion forcing: the fine-tune made block by block the same way;
+4. bidirectional, fine-tuned: the control, through the renderer.
+Rows 3 and 4 are judged after each run of `--steps`. A block-made clip has the renderer's 12 latent frames
+(its 9 lead frames dropped after decoding, as the renderer drops them) and no step cache; the renderer's rows
+keep its default caches. Checkpoints and the fine-tunes' model folders go to var/training/diffusion-forcing/:
+a run stopped part way goes on from its last checkpoint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from generation.block_causal import make_blocks, unpacked
+from generation.model_folder import MODEL_DIR
+from lab.evaluation.rows import AIRED, Case, Row, cases, rendered, world_pipeline
+from lab.training import VAR
+from lab.training.architecture import HEIGHT, LEAD_FRAMES, SPATIAL, WIDTH
+from lab.training.clips import draw_all
+from lab.training.diffusion_forcing import DiffusionForcingTrainer, block_causal
+from lab.training.model_folder import save_part, shipped, shipped_vae
+from lab.training.transformer import Trainer, encode_clips
+
+FOLDER = VAR / "diffusion-forcing"
+CLIPS, PROMPTS = 160, 36
+
+
+def made_in_blocks(folder: Path) -> Callable[[Case], np.ndarray]:
+    """The model in `folder` made block by block, one latent frame a block, against a cache of SINK + WINDOW
+    frames, along the world preset's sigmas; decoded as the renderer decodes, its lead frames dropped."""
+    from generation.presets import get_preset
+
+    preset, pipe = get_preset("world"), world_pipeline(folder)
+    frames = range(1 + (LEAD_FRAMES + AIRED - 1) // pipe.vae_temporal_compression_ratio)
+    sigmas = [t / 1000 for t in preset.timesteps]
+    channels = pipe.transformer.config.in_channels
+
+    @torch.no_grad()
+    def run(case: Case) -> np.ndarray:
+        embeds, mask, _, _ = pipe.encode_prompt(
+            case.prompt, do_classifier_free_guidance=False, max_sequence_length=preset.max_sequence_length
+        )
+        causal = block_causal(pipe.transformer, (HEIGHT // SPATIAL, WIDTH // SPATIAL))  # an empty cache
+        generator = torch.Generator().manual_seed(case.scene.seed % 10_000)
+        blocks = list(make_blocks(causal, (embeds, mask), frames, sigmas, channels, generator))
+        video = preset.decode(pipe, unpacked(blocks, causal.grid), WIDTH, HEIGHT)
+        return video[LEAD_FRAMES : LEAD_FRAMES + AIRED].numpy()
+
+    return run
+
+
+def judged(source: Callable[[Case], np.ndarray], chosen: list[Case]) -> Row:
+    row = Row()
+    for case in chosen:
+        row.add(source(case), case.scene)
+    return row
+
+
+def model_folder(trainer: Trainer, name: str) -> Path:
+    """The shipped folder with `trainer`'s transformer and text encoder in place of its own."""
+    folder = FOLDER / name
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(MODEL_DIR, folder)
+    save_part(trainer.transformer, "transformer", folder)
+    save_part(trainer.text_encoder, "text_encoder", folder)
+    return folder
+
+
+def line(label: str, steps: str, row: Row, began: float) -> str:
+    subject, motion = row.cells()[1:3]
+    return f"| {label} | {steps} | {subject} | {motion} | {time.monotonic() - began:.0f} |"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m lab.experiments.diffusion_forcing", description=__doc__)
+    parser.add_argument("--steps", nargs="+", type=int, default=[400, 400], help="steps a run, both models")
+    parser.add_argument("--clips", type=int, default=CLIPS, help="training clips both learn on")
+    parser.add_argument("--batch", type=int, default=8, help="clips a step")
+    parser.add_argument("--prompts", type=int, default=PROMPTS, help="held-out prompts judged a row")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    if not 0 < args.batch <= args.clips or min([*args.steps, args.prompts]) <= 0:
+        parser.error("--steps and --prompts must be above 0, and --batch above 0 and at most --clips")
+    torch.set_num_threads(args.threads)
+    began = time.monotonic()
+    draw_all(FOLDER / "clips", args.clips)
+    data = encode_clips(shipped_vae(), FOLDER / "clips", FOLDER / f"latents-{args.clips}.pt")
+    chosen = cases(args.prompts)
+    print(f"{len(data.x0)} training clips, batch {args.batch}; {len(chosen)} held-out prompts\n")
+    print("| row | fine-tune steps | subject | motion | s |")
+    print("| --- | --- | --- | --- | --- |", flush=True)
+    print(line("1. bidirectional, shipped", "0", judged(rendered("world"), chosen), began), flush=True)
+    print(line("2. blocks, shipped", "0", judged(made_in_blocks(MODEL_DIR), chosen), began), flush=True)
+    trainers = {
+        name: kind(data, args.threads, shipped("transformer"), shipped("text_encoder"), args.batch)
+        for name, kind in (("forcing", DiffusionForcingTrainer), ("bidirectional", Trainer))
+    }
+    done = 0
+    for steps in args.steps:
+        target = done + steps
+        for name, trainer in trainers.items():
+            reached = trainer.train(10**6, FOLDER / f"{name}.pt", max_steps=target)
+            if reached < target:  # SIGTERM or SIGINT: the Trainer checkpointed and ended early
+                raise SystemExit(f"stopped after {reached:,} steps of the {name} run")
+        done = target
+        forcing = judged(made_in_blocks(model_folder(trainers["forcing"], "forcing")), chosen)
+        print(line("3. blocks, diffusion forcing", f"{done:,}", forcing, began), flush=True)
+        control = judged(
+            rendered("world", folder=model_folder(trainers["bidirectional"], "bidirectional")), chosen
+        )
+        print(line("4. bidirectional, fine-tuned", f"{done:,}", control, began), flush=True)
+
+
+if __name__ == "__main__":
+    main()

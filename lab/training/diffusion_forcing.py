@@ -1,0 +1,63 @@
+"""Diffusion forcing: the transformer stage's Trainer with every latent frame at its own noise level, in one
+block-causal pass.
+
+Each clip's latent frames draw their sigmas independently from the shifted schedule the stage samples with,
+and the transformer reads the clip under the block-causal mask that generation/block_causal.py generates
+with (`BlockCausal.masked`: a frame sees itself, the sink frames and the window before it), at the video
+coordinates that pass gives. The loss is the stage's, over every frame's tokens. A frame so learns to denoise
+from any mix of noise levels in the frames it sees, clean ones included, which is what `make_blocks` gives
+it: the finished blocks before it, clean in the cache.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+
+from generation.block_causal import BlockCausal, Grid
+from generation.kv_cache import FrameKVCache
+from generation.pipeline import velocity
+from lab.training.architecture import FPS, SPATIAL, TEMPORAL
+from lab.training.schedule import shifted
+from lab.training.transformer import Latents, Trainer
+
+SINK, WINDOW = 1, 6  # frames the mask (and the cache at generation) keeps: docs/benchmarks.md's defaults
+
+
+def block_causal(
+    transformer: Any, frame_cells: tuple[int, int], sink: int = SINK, window: int = WINDOW
+) -> BlockCausal:
+    """`transformer`'s self-attention made block-causal, for latent frames of `frame_cells` (h, w) cells,
+    with a cache of `sink` + `window` frames (only a block pass fills it; a masked pass reads its sizes)."""
+    config = transformer.config
+    patch = int(config.patch_size)
+    grid = Grid(frame_cells[0] // patch, frame_cells[1] // patch, patch, SPATIAL, TEMPORAL / FPS)
+    width = config.num_attention_heads * config.attention_head_dim
+    return BlockCausal(transformer, FrameKVCache(config.num_layers, grid.tokens, width, sink, window), grid)
+
+
+class DiffusionForcingTrainer(Trainer):
+    def __init__(self, latents: Latents, *args: Any, sink: int = SINK, window: int = WINDOW, **kwargs: Any):
+        """The Trainer's arguments; `sink` and `window`: the block-causal mask's, as the cache will hold."""
+        super().__init__(latents, *args, **kwargs)
+        frames, height, width = latents.x0.shape[2:]
+        self.frames = list(range(frames))
+        self.causal = block_causal(self.transformer, (height, width), sink, window)
+
+    def noise_levels(self, rng: np.random.Generator) -> torch.Tensor:
+        """One sigma a latent frame, each drawn on its own."""
+        return shifted(torch.from_numpy(rng.random((self.batch, len(self.frames)))).float())
+
+    def predict(
+        self,
+        xt: torch.Tensor,
+        prompt: tuple[torch.Tensor, torch.Tensor],
+        timestep: torch.Tensor,
+        index: torch.Tensor,
+        rng: np.random.Generator,
+    ) -> torch.Tensor:
+        with self.causal.masked(self.frames) as coords:
+            coords = coords.to(self.device).expand(len(xt), -1, -1)
+            return velocity(self.transformer, xt, prompt, timestep, coords)

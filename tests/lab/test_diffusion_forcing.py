@@ -1,0 +1,119 @@
+"""Diffusion forcing: a sigma a latent frame, one pass under the block-causal mask, and nothing a frame
+predicts depends on the frames after it."""
+
+import numpy as np
+import torch
+
+from generation.block_causal import unpacked
+from lab.training.architecture import LATENT_CHANNELS, LATENT_GRID
+from lab.training.diffusion_forcing import DiffusionForcingTrainer
+from lab.training.transformer import Latents, Trainer, pack
+from tests.helpers.commands import refusal
+from tests.helpers.training import losses_on_one_batch
+
+FRAMES = 4
+
+
+def clips(count: int = 4) -> Latents:
+    g = torch.Generator().manual_seed(0)
+    grid = (FRAMES, *LATENT_GRID[1:])
+    return Latents(
+        x0=torch.randn(count, LATENT_CHANNELS, *grid, generator=g).half(),
+        masks=torch.rand(count, *grid, generator=g).half(),
+        captions=[["a cat bouncing in the snow"], ["a rocket rising in space"]] * (count // 2),
+        continuation=torch.tensor([True, False] * (count // 2)),
+    )
+
+
+def test_each_latent_frame_draws_its_own_noise_level_and_a_plain_clip_shares_one():
+    forcing = DiffusionForcingTrainer(clips(), threads=1, batch=4, window=2)
+    rng = np.random.default_rng(0)
+    levels = torch.cat([forcing.noise_levels(rng) for _ in range(500)])  # 2,000 clips
+    assert levels.shape == (2000, FRAMES) and ((levels >= 0) & (levels <= 1)).all()
+    between_frames = np.corrcoef(levels.T.numpy())[np.triu_indices(FRAMES, 1)]
+    assert np.abs(between_frames).max() < 0.1  # independent
+    assert levels.mean() > 0.6  # each from the shifted schedule, which leans toward noise
+    plain = Trainer(clips(), threads=1, batch=4).noise_levels(rng)
+    assert plain.shape == (4, FRAMES) and (plain == plain[:, :1]).all()
+
+
+def test_the_transformer_reads_each_frames_noise_level_on_each_of_its_tokens(monkeypatch):
+    trainer = DiffusionForcingTrainer(clips(), threads=1, batch=2, window=2)
+    seen = {}
+
+    def predict(xt, prompt, timestep, index, rng):  # type: ignore[no-untyped-def]
+        seen["timestep"] = timestep
+        return torch.zeros_like(xt)
+
+    monkeypatch.setattr(trainer, "predict", predict)
+    trainer.loss(np.random.default_rng(1))
+    per_frame = seen["timestep"].unflatten(1, (FRAMES, -1))
+    assert (per_frame == per_frame[..., :1]).all()  # one level across a frame's tokens
+    plain = per_frame[~trainer.data.continuation[: len(per_frame)], :, 0]
+    assert plain.numel() and (plain.std(dim=-1) > 0).all()  # several levels across a clip's frames
+
+
+def test_a_few_steps_under_the_mask_lower_the_loss():
+    trainer = DiffusionForcingTrainer(clips(), threads=1, batch=4, window=2)
+    losses = losses_on_one_batch(trainer, steps=25)
+    assert losses[-1] < 0.85 * losses[0]
+
+
+def predictions(trainer: Trainer, later: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    """The prediction for a clip, and for the same clip with another noise and level in its last frame
+    (`later`) or its first."""
+    g = torch.Generator().manual_seed(2)
+    x = pack(torch.randn(1, LATENT_CHANNELS, FRAMES, *LATENT_GRID[1:], generator=g), trainer.cells)
+    tokens = x.shape[1] // FRAMES
+    timestep = torch.tensor([[900.0, 400.0, 100.0, 700.0]]).repeat_interleave(tokens, dim=1)
+    prompt = (torch.randn(1, 4, 64, generator=g), torch.ones(1, 4, dtype=torch.long))
+    other, other_timestep = x.clone(), timestep.clone()
+    changed = slice(-tokens, None) if later else slice(0, tokens)
+    other[:, changed] = torch.randn(other[:, changed].shape, generator=g)
+    other_timestep[:, changed] = 50.0
+    trainer.coords = trainer.coords[:1]
+    with torch.no_grad():
+        rng = np.random.default_rng(0)
+        return trainer.predict(x, prompt, timestep, torch.tensor([0]), rng), trainer.predict(
+            other, prompt, other_timestep, torch.tensor([0]), rng
+        )
+
+
+def test_no_frame_under_the_mask_reads_a_later_frame_but_the_bidirectional_model_does():
+    forcing = DiffusionForcingTrainer(clips(), threads=1, batch=2, window=2)
+    before, after = predictions(forcing, later=True)
+    tokens = before.shape[1] // FRAMES
+    assert torch.equal(before[:, :-tokens], after[:, :-tokens])  # the first three frames are untouched
+    assert not torch.allclose(before[:, -tokens:], after[:, -tokens:])
+    before, after = predictions(forcing, later=False)
+    assert not torch.allclose(before[:, tokens:], after[:, tokens:])  # later frames read the first (the sink)
+    plain = Trainer(clips(), threads=1, batch=2)
+    before, after = predictions(plain, later=True)
+    assert not torch.allclose(before[:, :-tokens], after[:, :-tokens])
+
+
+def test_blocks_unpack_to_the_latents_they_were_packed_from():
+    latents = torch.randn(1, LATENT_CHANNELS, FRAMES, *LATENT_GRID[1:])
+    forcing = DiffusionForcingTrainer(clips(), threads=1, batch=2, window=2)
+    packed = pack(latents, forcing.cells)
+    blocks = list(packed.chunk(FRAMES, dim=1))
+    assert torch.equal(unpacked(blocks, forcing.causal.grid), latents)
+
+
+def test_the_shipped_model_makes_a_clip_block_by_block_as_the_renderer_airs_it():
+    from generation.model_folder import MODEL_DIR
+    from lab.evaluation.rows import AIRED, cases
+    from lab.experiments.diffusion_forcing import made_in_blocks
+    from lab.training.architecture import HEIGHT, WIDTH
+
+    case = cases(1)[0]
+    make = made_in_blocks(MODEL_DIR)
+    frames = make(case)
+    assert frames.shape == (AIRED, HEIGHT, WIDTH, 3) and frames.dtype == np.uint8
+    assert np.array_equal(make(case), frames)  # the case's seed, and a fresh cache for each clip
+
+
+def test_the_pilot_refuses_a_batch_larger_than_its_clips_before_anything_runs(capsys):
+    from lab.experiments.diffusion_forcing import main
+
+    assert "--batch above 0 and at most --clips" in refusal(main, ["--clips", "4", "--batch", "8"], capsys)
