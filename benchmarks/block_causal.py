@@ -25,12 +25,11 @@ import os
 import statistics
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import torch
 
 from benchmarks.instruments import resident_bytes
-from generation.block_causal import BlockCausal, Grid, grid_of, make_blocks
+from generation.block_causal import BlockCausal, cache_for, grid_of, make_blocks
 from generation.kv_cache import FrameKVCache
 from generation.pipeline import velocity
 from generation.presets import get_preset
@@ -38,12 +37,6 @@ from generation.renderer import CacheSettings, Renderer, RenderRequest
 
 PROMPT = "a cat bouncing in the snow"
 MINUTE = 60  # blocks in the first minute of the stream
-
-
-def cache_for(pipe: Any, grid: Grid, args: argparse.Namespace) -> FrameKVCache:
-    config = pipe.transformer.config
-    width = config.num_attention_heads * config.attention_head_dim
-    return FrameKVCache(config.num_layers, grid.tokens, width, args.sink, args.window, int8=args.int8)
 
 
 def recomputed_blocks(
@@ -138,9 +131,12 @@ def main() -> None:
 
     # Each way on its own copy of the model (the attention is installed per transformer), taking turns
     # block by block for as long as the slow one runs, so that a noisy machine slows both alike.
-    cache = cache_for(pipe, grid, args)
+    def new_cache() -> FrameKVCache:
+        return cache_for(pipe.transformer, grid, args.sink, args.window, args.int8)
+
+    cache = new_cache()
     causal = BlockCausal(pipe.transformer, cache, grid)
-    uncached = BlockCausal(preset.build().transformer, cache_for(pipe, grid, args), grid)
+    uncached = BlockCausal(preset.build().transformer, new_cache(), grid)
     off_blocks = min(args.blocks, args.warmup + 30)  # enough for a median: the cache off is slow
     made = make_blocks(causal, prompt, range(args.blocks), sigmas, channels, torch.Generator().manual_seed(0))
     remade = recomputed_blocks(
@@ -158,7 +154,7 @@ def main() -> None:
     memory["end"], memory["cache at end"] = resident_bytes(), cache.bytes
     hits_per_block = cache.counters.hits / args.blocks
 
-    exact = BlockCausal(uncached.transformer, cache_for(pipe, grid, args), grid)
+    exact = BlockCausal(uncached.transformer, new_cache(), grid)
     difference = largest_difference(exact, prompt, frames=2 * (args.sink + args.window))
 
     renderer = Renderer(preset, preset.build(), CacheSettings())

@@ -78,6 +78,13 @@ def grid_of(pipe: Any) -> Grid:
     )
 
 
+def cache_for(transformer: Any, grid: Grid, sink: int, window: int, int8: bool = False) -> FrameKVCache:
+    """A cache of `sink` + `window` frames sized for `transformer`'s layers and `grid`'s tokens."""
+    config = transformer.config
+    width = config.num_attention_heads * config.attention_head_dim
+    return FrameKVCache(config.num_layers, grid.tokens, width, sink, window, int8=int8)
+
+
 def unpacked(blocks: list[torch.Tensor], grid: Grid) -> torch.Tensor:
     """Finished blocks, (1, tokens, channels) each and in order, as the (1, C, F, h, w) latents the VAE
     decodes."""

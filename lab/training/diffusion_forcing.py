@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from generation.block_causal import BlockCausal, Grid
-from generation.kv_cache import FrameKVCache
+from generation.block_causal import BlockCausal, Grid, cache_for
 from generation.pipeline import velocity
 from lab.training.architecture import FPS, SPATIAL, TEMPORAL
 from lab.training.schedule import shifted
@@ -31,11 +30,9 @@ def block_causal(
 ) -> BlockCausal:
     """`transformer`'s self-attention made block-causal, for latent frames of `frame_cells` (h, w) cells,
     with a cache of `sink` + `window` frames (only a block pass fills it; a masked pass reads its sizes)."""
-    config = transformer.config
-    patch = int(config.patch_size)
+    patch = int(transformer.config.patch_size)
     grid = Grid(frame_cells[0] // patch, frame_cells[1] // patch, patch, SPATIAL, TEMPORAL / FPS)
-    width = config.num_attention_heads * config.attention_head_dim
-    return BlockCausal(transformer, FrameKVCache(config.num_layers, grid.tokens, width, sink, window), grid)
+    return BlockCausal(transformer, cache_for(transformer, grid, sink, window), grid)
 
 
 class DiffusionForcingTrainer(Trainer):
