@@ -56,6 +56,7 @@ class Round:
     ready: float | None = None
     playing: float | None = None
     clip_id: int | None = None
+    first_segment: int | None = None  # its media sequence number (--player)
     on_screen: float | None = None  # the player entered the clip's first segment (--player)
 
     def complete(self) -> bool:
@@ -219,10 +220,14 @@ async def measure(channel: Channel, args: argparse.Namespace) -> dict[int, Round
         url = f"ws://127.0.0.1:{channel.port}/ws/live/"
         rounds = await follow(url, args.rounds, args.warm_up, time.monotonic() + budget_s)
         if watcher is not None:
+            hls_dir = channel.workdir / "hls"
+            # A clip's archive, which names its first segment, is written once the clip has aired.
             for r in rounds.values():
                 assert r.clip_id is not None
-                sn = await asyncio.to_thread(first_segment, channel.workdir / "hls", r.clip_id)
-                r.on_screen = (await watcher.fragments()).get(sn) if sn is not None else None
+                r.first_segment = await asyncio.to_thread(first_segment, hls_dir, r.clip_id)
+            played = await watcher.fragments()
+            for r in rounds.values():
+                r.on_screen = played.get(r.first_segment) if r.first_segment is not None else None
     finally:
         if watcher is not None:
             await watcher.close()

@@ -27,9 +27,8 @@ log = logging.getLogger(__name__)
 # so a slow client still finds the segment it was told about.
 LIVE_WINDOW_S = 12
 # hls.js plays 3 target durations behind the live edge, the end of the newest segment: a newly listed
-# segment starts playing once two more are listed. Chromium's hls.js showed a clip's first segment 1.8 s
-# after it was listed (`python -m benchmarks.crowd --player`, 1 s segments); announcing after two segments
-# puts the cue just after the picture, never before it.
+# segment starts playing once two more are listed: announce then. `python -m benchmarks.crowd --player`
+# measures the cue against Chromium's hls.js (docs/benchmarks.md: within a third of a second).
 HOLD_BACK_SEGMENTS = 3
 DELETE_MARGIN_S = 2.0  # on top of RFC 8216's "segment duration + longest playlist duration"
 
