@@ -2,6 +2,7 @@
 latent frame at its own noise level, make clips generated block by block as good as the bidirectional ones?
 
     python -m lab.experiments.diffusion_forcing [--steps 400 400] [--clips 160] [--prompts 36] [--threads 1]
+        [--clean-context 0.5] [--forcing-only]
 
 Two copies of the shipped transformer (and its text encoder) go on learning from the same seed and batches of
 `--clips` of the transformer stage's training clips (drawn and encoded into var/training/diffusion-forcing/):
@@ -14,9 +15,11 @@ the same prompts and seeds in every row:
    make_blocks: 1 sink + 6 frames, the blocks clean in the cache), no fine-tune: the floor;
 3. blocks, diffusion forcing: the fine-tune made block by block the same way;
 4. bidirectional, fine-tuned: the control, through the renderer.
-Rows 3 and 4 are judged after each run of `--steps`. A block-made clip has the renderer's 12 latent frames
-(its 9 lead frames dropped after decoding, as the renderer drops them) and no step cache; the renderer's rows
-keep its default caches. Checkpoints and the fine-tunes' model folders go to var/training/diffusion-forcing/:
+Rows 3 and 4 are judged after each run of `--steps`. `--clean-context` gives that share of the forcing run's
+clips a clean past (lab/training/diffusion_forcing.py); `--forcing-only` trains and judges row 3 alone (rows
+1, 2 and 4 are the same prompts and seeds in every run, so an earlier run's stand). A block-made clip has the
+renderer's 12 latent frames (its 9 lead frames dropped after decoding, as the renderer drops them) and no
+step cache; the renderer's rows keep its default caches. Checkpoints and the fine-tunes' model folders go to var/training/diffusion-forcing/:
 a run stopped part way goes on from its last checkpoint.
 """
 
@@ -98,9 +101,13 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=8, help="clips a step")
     parser.add_argument("--prompts", type=int, default=PROMPTS, help="held-out prompts judged a row")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--clean-context", type=float, default=0.0, help="share of clips with a clean past")
+    parser.add_argument("--forcing-only", action="store_true", help="train and judge row 3 alone")
     args = parser.parse_args()
     if not 0 < args.batch <= args.clips or min([*args.steps, args.prompts]) <= 0:
         parser.error("--steps and --prompts must be above 0, and --batch above 0 and at most --clips")
+    if not 0 <= args.clean_context <= 1:
+        parser.error("--clean-context is a share from 0 to 1")
     torch.set_num_threads(args.threads)
     began = time.monotonic()
     draw_all(FOLDER / "clips", args.clips)
@@ -109,12 +116,14 @@ def main() -> None:
     print(f"{len(data.x0)} training clips, batch {args.batch}; {len(chosen)} held-out prompts\n")
     print("| row | fine-tune steps | subject | motion | s |")
     print("| --- | --- | --- | --- | --- |", flush=True)
-    print(line("1. bidirectional, shipped", "0", judged(rendered("world"), chosen), began), flush=True)
-    print(line("2. blocks, shipped", "0", judged(made_in_blocks(MODEL_DIR), chosen), began), flush=True)
-    trainers = {
-        name: kind(data, args.threads, shipped("transformer"), shipped("text_encoder"), args.batch)
-        for name, kind in (("forcing", DiffusionForcingTrainer), ("bidirectional", Trainer))
-    }
+    if not args.forcing_only:
+        print(line("1. bidirectional, shipped", "0", judged(rendered("world"), chosen), began), flush=True)
+        print(line("2. blocks, shipped", "0", judged(made_in_blocks(MODEL_DIR), chosen), began), flush=True)
+    base = (data, args.threads, shipped("transformer"), shipped("text_encoder"), args.batch)
+    forcing = f"forcing-clean{args.clean_context:g}" if args.clean_context else "forcing"
+    trainers = {forcing: DiffusionForcingTrainer(*base, clean_context=args.clean_context)}
+    if not args.forcing_only:
+        trainers["bidirectional"] = Trainer(*base)
     done = 0
     for steps in args.steps:
         target = done + steps
@@ -123,8 +132,10 @@ def main() -> None:
             if reached < target:  # SIGTERM or SIGINT: the Trainer checkpointed and ended early
                 raise SystemExit(f"stopped after {reached:,} steps of the {name} run")
         done = target
-        forcing = judged(made_in_blocks(model_folder(trainers["forcing"], "forcing")), chosen)
-        print(line("3. blocks, diffusion forcing", f"{done:,}", forcing, began), flush=True)
+        blocks = judged(made_in_blocks(model_folder(trainers[forcing], forcing)), chosen)
+        print(line("3. blocks, diffusion forcing", f"{done:,}", blocks, began), flush=True)
+        if args.forcing_only:
+            continue
         control = judged(
             rendered("world", folder=model_folder(trainers["bidirectional"], "bidirectional")), chosen
         )

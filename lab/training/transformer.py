@@ -212,7 +212,8 @@ class Trainer:
         xt, target = pack((1 - s) * x0 + s * noise, self.cells), pack(noise - x0, self.cells)
         sigma = sigma.repeat_interleave(xt.shape[1] // sigma.shape[1], dim=1)  # a frame's tokens in a row
         timestep = sigma * 1000
-        weight = loss_weights(self.data.masks[index].to(self.device), self.cells)
+        # A frame given clean (sigma 0) is context: its velocity, noise - x0, cannot be told from x0 alone.
+        weight = loss_weights(self.data.masks[index].to(self.device), self.cells) * (sigma > 0)[..., None]
         if self.lead_tokens:
             chosen = torch.from_numpy(rng.random(self.batch) < CONDITIONED_SHARE)
             conditioned = (self.data.continuation[index] | chosen).to(self.device)

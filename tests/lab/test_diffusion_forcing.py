@@ -37,6 +37,32 @@ def test_each_latent_frame_draws_its_own_noise_level_and_a_plain_clip_shares_one
     assert plain.shape == (4, FRAMES) and (plain == plain[:, :1]).all()
 
 
+def test_a_clean_past_is_given_to_the_share_of_clips_asked_and_carries_no_loss(monkeypatch):
+    forcing = DiffusionForcingTrainer(clips(), threads=1, batch=4, window=2, clean_context=0.5)
+    levels = torch.cat([forcing.noise_levels(np.random.default_rng(seed)) for seed in range(250)])
+    clean = levels == 0
+    with_past = clean.any(dim=1)
+    assert 0.4 < with_past.float().mean() < 0.6
+    assert clean[:, 0].equal(with_past) and not clean[:, -1].any()  # a prefix, never the whole clip
+    assert (clean[:, 1:] <= clean[:, :-1]).all()  # no noisy frame before a clean one
+    seen = {}
+
+    def predict(xt, prompt, timestep, index, rng):  # type: ignore[no-untyped-def]
+        seen["clean"] = timestep == 0
+        return torch.zeros_like(xt)
+
+    monkeypatch.setattr(forcing, "predict", predict)
+    monkeypatch.setattr(forcing, "lead_tokens", 0)  # no continuation: only the clean past is clean
+    monkeypatch.setattr(forcing, "clean_context", 1.0)
+    torch.manual_seed(0)  # the noise
+    loss = forcing.loss(np.random.default_rng(0))
+    assert seen["clean"].any()
+    # the same batch with the clean frames' errors made huge: the loss does not move
+    monkeypatch.setattr(forcing, "predict", lambda xt, *a: torch.where(seen["clean"][..., None], 1e6, 0.0))
+    torch.manual_seed(0)
+    assert forcing.loss(np.random.default_rng(0)) == loss
+
+
 def test_the_transformer_reads_each_frames_noise_level_on_each_of_its_tokens(monkeypatch):
     trainer = DiffusionForcingTrainer(clips(), threads=1, batch=2, window=2)
     seen = {}
