@@ -19,8 +19,8 @@ Rows 3 and 4 are judged after each run of `--steps`. `--clean-context` gives tha
 clips a clean past (lab/training/diffusion_forcing.py); `--forcing-only` trains and judges row 3 alone (rows
 1, 2 and 4 are the same prompts and seeds in every run, so an earlier run's stand). A block-made clip has the
 renderer's 12 latent frames (its 9 lead frames dropped after decoding, as the renderer drops them) and no
-step cache; the renderer's rows keep its default caches. Checkpoints and the fine-tunes' model folders go to var/training/diffusion-forcing/:
-a run stopped part way goes on from its last checkpoint.
+step cache; the renderer's rows keep its default caches. Checkpoints and the fine-tunes' model folders go to
+var/training/diffusion-forcing/: a run stopped part way goes on from its last checkpoint.
 """
 
 from __future__ import annotations
