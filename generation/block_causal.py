@@ -176,6 +176,10 @@ class BlockCausal:
         for layer, block in enumerate(transformer.transformer_blocks):
             block.attn1.set_processor(BlockCausalAttention(self.state, layer))
 
+    def use_cache(self, cache: FrameKVCache) -> None:
+        """Read and fill `cache` from now on (a smaller one when memory runs short)."""
+        self.cache = self.state.cache = cache
+
     def rebase(self, origin: int) -> None:
         """Count time coordinates from frame `origin` from now on."""
         self.origin = origin

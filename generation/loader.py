@@ -37,6 +37,7 @@ def cache_settings() -> CacheSettings:
 def build_renderer(preset_name: str | None = None, caches: CacheSettings | None = None) -> Renderer:
     import torch
 
+    from generation.block_renderer import BlockRenderer, BlockSettings
     from generation.presets import get_preset
     from generation.renderer import Renderer
 
@@ -44,6 +45,14 @@ def build_renderer(preset_name: str | None = None, caches: CacheSettings | None 
         torch.set_num_threads(settings.GENERATION_TORCH_THREADS)
     preset = get_preset(preset_name or settings.MODEL_PRESET)
     log.info("building the %s pipeline", preset.name)
+    if settings.GENERATION_BLOCKS:
+        blocks = BlockSettings(
+            sink=settings.GENERATION_CACHE_SINK,
+            window=settings.GENERATION_CACHE_WINDOW,
+            int8=settings.GENERATION_CACHE_INT8,
+            recache=settings.GENERATION_RECACHE,
+        )
+        return BlockRenderer(preset, preset.build(), caches or cache_settings(), blocks)
     return Renderer(preset, preset.build(), caches or cache_settings())
 
 

@@ -65,16 +65,25 @@ def unbind_logs(**_: Any) -> None:
 
 @task_postrun.connect
 def count_render(task: Any = None, args: Any = None, retval: Any = None, **_: Any) -> None:
-    """Render seconds by stage, read from the clip the task just made ready (generation keeps them there)."""
+    """Render seconds by stage and the block cache's counters, read from the clip the task just made ready
+    (generation keeps them there)."""
     if getattr(task, "name", "") != RENDER_TASK or retval != "ready" or not args:
         return
     from yolive.clips.models import Clip
     from yolive.plumbing import metrics
 
-    timings = Clip.objects.filter(id=args[0]).values_list("timings", flat=True).first() or {}
+    row = Clip.objects.filter(id=args[0]).values_list("timings", "cache_stats").first()
+    timings: dict[str, Any] = (row and row[0]) or {}
+    stats: dict[str, Any] = (row and row[1]) or {}
     for stage in RENDER_STAGES:
         if isinstance(timings.get(stage), int | float):
             metrics.RENDER_SECONDS.labels(stage).observe(timings[stage])
+    kv_cache = stats.get("kv_cache")  # the block path's (generation/block_renderer.py)
+    if kv_cache:
+        for event in ("hits", "fills", "evictions"):
+            metrics.KV_CACHE_PAGES.labels(event).inc(kv_cache[event])
+        metrics.KV_CACHE_IN_USE.set(kv_cache["pages_in_use"])
+        metrics.KV_CACHE_BYTES.set(kv_cache["bytes"])
     metrics.PUBLISHER.flush_quietly()  # now: an out-of-memory restart may end this process before long
 
 

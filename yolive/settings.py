@@ -163,6 +163,16 @@ if (GENERATION_CONTINUITY_FRAMES - 1) % 8:
     raise ImproperlyConfigured(
         f"GENERATION_CONTINUITY_FRAMES={GENERATION_CONTINUITY_FRAMES} is not 8k+1 (1, 9, 17, 25 or 33)"
     )
+# Block-causal generation (generation/block_renderer.py): clips made a latent frame at a time against a
+# rolling KV cache of SINK + WINDOW frames kept from clip to clip. Off: its model does not yet draw as well as
+# the bidirectional one (lab/ledger.md, diffusion forcing). The world model's grid only.
+GENERATION_BLOCKS = env_bool("GENERATION_BLOCKS", False)
+GENERATION_CACHE_SINK = env_int("GENERATION_CACHE_SINK", 1, minimum=0, maximum=64)
+GENERATION_CACHE_WINDOW = env_int("GENERATION_CACHE_WINDOW", 6, minimum=1, maximum=256)
+GENERATION_CACHE_INT8 = env_bool("GENERATION_CACHE_INT8", False)
+GENERATION_RECACHE = env_bool("GENERATION_RECACHE", True)  # the window re-cached with each clip's prompt
+if GENERATION_BLOCKS and MODEL_PRESET != "world":
+    raise ImproperlyConfigured(f"GENERATION_BLOCKS needs MODEL_PRESET=world, not {MODEL_PRESET}")
 # One CPU thread for torch by default: beside the broadcaster's ffmpeg and the web process on a small machine,
 # two OpenMP threads spin against them and a tiny render swung from 0.4 s to 9 s (docs/benchmarks.md).
 GENERATION_TORCH_THREADS = env_int("GENERATION_TORCH_THREADS", 1, minimum=0)  # 0 = torch's default

@@ -121,7 +121,7 @@ def main() -> None:
         print(line("2. blocks, shipped", "0", judged(made_in_blocks(MODEL_DIR), chosen), began), flush=True)
     base = (data, args.threads, shipped("transformer"), shipped("text_encoder"), args.batch)
     forcing = f"forcing-clean{args.clean_context:g}" if args.clean_context else "forcing"
-    trainers = {forcing: DiffusionForcingTrainer(*base, clean_context=args.clean_context)}
+    trainers: dict[str, Trainer] = {forcing: DiffusionForcingTrainer(*base, clean_context=args.clean_context)}
     if not args.forcing_only:
         trainers["bidirectional"] = Trainer(*base)
     done = 0

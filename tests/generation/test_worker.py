@@ -1,4 +1,5 @@
-"""A real Celery worker (prefork, queue gpu) rendering real clips on the tiny pipeline, end to end."""
+"""A real Celery worker (queue gpu) rendering real clips, end to end: prefork on the tiny pipeline, and solo
+on the world model's block path."""
 
 from __future__ import annotations
 
@@ -132,3 +133,37 @@ def test_a_worker_out_of_memory_at_every_level_gives_the_clip_up_and_replaces_it
     time.sleep(2)  # the requeued deliveries of the given-up clips are no-ops
     assert Clip.objects.filter(status=Clip.Status.FAILED).count() == 2
     assert worker.poll() is None
+
+
+@pytest.fixture
+def block_worker(tmp_path: Path) -> Iterator[subprocess.Popen[bytes]]:
+    log = tmp_path / "worker.log"
+    command = [str(ROOT / ".venv/bin/celery"), "-A", "yolive", "worker", "--queues", "gpu", "--pool", "solo"]
+    command += ["--hostname", "blocks-test@%h", "--loglevel", "INFO"]
+    env = subprocess_env(
+        MODEL_PRESET="world", GENERATION_BLOCKS="true", GENERATION_CACHE_WINDOW="2", CLIP_SECONDS="2"
+    )
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    yield process
+    stop_worker(process, log)
+
+
+def test_a_block_worker_goes_on_in_its_cache_and_reports_it_on_metrics(
+    block_worker, client, django_user_model
+):
+    stream = {"width": 160, "height": 96, "fps": 8}  # the world model's own size and rate
+    clips = []
+    for number in (1, 2, 3):
+        clip = make_clip(number, f"a kitten bouncing on the beach, take {number}", seed=number, **stream)
+        send(clip)
+        clips.append(wait_for(clip, block_worker, lambda c: c.status == Clip.Status.READY))
+    starts = [clip.cache_stats["start"] for clip in clips]
+    assert starts == ["new", "cache", "cache"]  # each round's clip continued the last one in the cache
+    assert np.load(clips[2].frames_path).shape == (16, 96, 160, 3)
+    made = sum(clip.cache_stats["blocks"] for clip in clips)
+    assert len({clip.cache_stats["kv_cache"]["bytes"] for clip in clips}) == 1  # a fixed pool
+
+    client.force_login(django_user_model.objects.create_user("ops", password="ops-password-1", is_staff=True))
+    text = client.get("/metrics").content.decode()
+    assert f'yolive_kv_cache_pages_total{{event="evictions"}} {float(made - 3)}' in text  # 1 sink + 2 kept
+    assert "yolive_kv_cache_frames 3.0" in text

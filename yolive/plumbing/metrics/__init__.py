@@ -58,6 +58,22 @@ TALLY_FANOUT_SECONDS = Histogram(
     registry=REGISTRY,
 )
 
+KV_CACHE_PAGES = Counter(
+    "yolive_kv_cache_pages",
+    "Block KV cache events in the render workers (GENERATION_BLOCKS): hits (a page an attention layer read), "
+    "fills (a page written), evictions (a frame dropped to make room).",
+    ["event"],
+    registry=REGISTRY,
+)
+KV_CACHE_IN_USE = Gauge(
+    "yolive_kv_cache_frames", "Frames each worker's block KV cache holds now, summed.", registry=REGISTRY
+)
+KV_CACHE_BYTES = Gauge(
+    "yolive_kv_cache_bytes",
+    "Bytes of each worker's block KV cache (a fixed pool), summed.",
+    registry=REGISTRY,
+)
+
 PUBLISHER = Publisher(REGISTRY)
 
 
