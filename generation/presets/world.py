@@ -9,18 +9,20 @@ renderer blends the frames up to the stream's rate and scales them to its size. 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import torch
 
-from generation.model_folder import check_model_folder, render_facts
+from generation.model_folder import MODEL_DIR, check_model_folder, render_facts
 from generation.precision import mixed_precision
 from generation.presets import Preset, decode_with_vae
 
 FACTS = render_facts()
 
 
-def build() -> Any:
+def build(folder: Path = MODEL_DIR) -> Any:
+    """The model in `folder` (the shipped one, or one the lab trained) as the renderer runs it."""
     from generation.pipeline import PatchedLTXConditionPipeline
 
     # fp16 on disk (half the size); float32 to run, because CPUs have no fast fp16 arithmetic. The patched
@@ -28,7 +30,7 @@ def build() -> Any:
     # loading: 13 MB need no low-memory path, and asking for it without `accelerate` (a GPU-only
     # requirement) logs a warning at every worker start.
     pipe = PatchedLTXConditionPipeline.from_pretrained(
-        check_model_folder(), dtype=torch.float32, local_files_only=True, low_cpu_mem_usage=False
+        check_model_folder(folder), dtype=torch.float32, local_files_only=True, low_cpu_mem_usage=False
     )
     pipe.set_progress_bar_config(disable=True)
     return pipe

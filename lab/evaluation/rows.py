@@ -189,13 +189,9 @@ def rendered(
 
 def world_pipeline(folder: Path) -> Any:
     """The model in `folder` loaded as the world preset loads the shipped one."""
-    from generation.pipeline import PatchedLTXConditionPipeline
+    from generation.presets.world import build
 
-    pipe = PatchedLTXConditionPipeline.from_pretrained(
-        folder, dtype=torch.float32, local_files_only=True, low_cpu_mem_usage=False
-    )
-    pipe.set_progress_bar_config(disable=True)
-    return pipe
+    return build(folder)
 
 
 def other_subject(case: Case) -> Case:
