@@ -4,9 +4,10 @@ crowd moves on, on the worker's bidirectional path and on its block path with an
     python -m lab.experiments.stream [--minutes 10] [--folder PATH] [--threads 1]
 
 Six 10-second clips a minute, for the same six held-out prompts every minute (lab/evaluation's cases; new
-seeds), so that one minute compares with another like for like, each given the previous clip's last frames as the worker gives them, through three renderers of the model in
-`--folder` (the shipped one by default; a fine-tune from lab.experiments.diffusion_forcing for the block
-path's own weights), at the model's size and rate:
+seeds), so that one minute compares with another like for like, each given the previous clip's last frames
+as the worker gives them, through three renderers of the model in `--folder` (the shipped one by default; a
+fine-tune from lab.experiments.diffusion_forcing for the block path's own weights), at the model's size and
+rate:
 - bidirectional: generation/renderer.py, the previous clip's lead frames encoded again;
 - blocks, re-cached: generation/block_renderer.py, the stream going on in its cache, the window re-cached
   with each new prompt (LongLive);
