@@ -26,7 +26,12 @@ from yolive.moderation.policy.harm.phrases import CONTRACTIONS, UNITS
 
 _WORD = re.compile(r"[\w*']+")
 # A match score ("we lost 7-0", "won 3:1") is a sport, whatever the verbs around it say.
-_SCORE = re.compile(r"\b\d{1,3}\s?[-:\u2013]\s?\d{1,3}\b(?![-:/.]\d)")
+_SCORE = re.compile(
+    r"\b\d{1,3}\s?[-:\u2013]\s?\d{1,3}\b(?![-:/.]\d)"
+    r"|\b\d{1,3} (?:to|nil|-nil) (?:\d{1,3}|nil)\b(?! ?(?:times|years?|yrs|months?|weeks?|days?|hours?|"
+    r"minutes?|mins?|seconds?|pills?|tablets?|mg|ml|grams?|g|kg|people|men|women|kids|children)\b)"
+    r"|\bby \d{1,3} (?:points|goals|runs|wickets|strokes)\b"
+)
 # Emoji that stand for a word in chat: an ape for a person is dehumanising, a peach and droplets are sexual.
 EMOJI = {
     "\U0001f98d": "ape", "\U0001f412": "monkey", "\U0001f435": "monkey", "\U0001f648": "monkey",

@@ -25,6 +25,19 @@ def _has(hits: Hits, *kinds: str) -> bool:
     return any(kind in hits for kind in kinds)
 
 
+def with_senses(hits: Hits) -> Hits:
+    """Words with a harmless sense read in it where the prompt shows that sense: Spanish "coger" is sex
+    unless something is taken ("cogiendo el autobús"); breaking or hitting is no violence where what is hit
+    is a toy (a piñata, balloons) and nothing is killed."""
+    hits = dict(hits)
+    weak = hits.pop("explicit_weak", None)
+    if weak and "taken_thing" not in hits:
+        hits["explicit"] = [*hits.get("explicit", ()), *weak]
+    if "violent" in hits and "toy" in hits and "lethal" not in hits:
+        del hits["violent"]
+    return hits
+
+
 def minors(hits: Hits) -> list[Finding]:
     if not _has(hits, "minor"):
         return []
@@ -172,5 +185,6 @@ def echoes(text: str) -> list[Finding]:
 
 
 def find(hits: Hits, named: bool = False) -> list[Finding]:
+    hits = with_senses(hits)
     by_kind = (minors, violence, hate, drugs, weapons, extremism, speech)
     return [*(f for rule in by_kind for f in rule(hits)), *real_person(hits, named)]
