@@ -18,7 +18,7 @@ from yolive.moderation.policy.harm import (
 )
 from yolive.moderation.policy.harm.categories import Category, Finding
 from yolive.moderation.policy.harm.doc import Doc
-from yolive.moderation.policy.harm.reading import read, vocabulary
+from yolive.moderation.policy.harm.reading import emoji_as_words, read, vocabulary
 from yolive.moderation.policy.text import latin_cased, normalize, reading_forms
 
 
@@ -121,7 +121,7 @@ def assess(text: str, languages: tuple[str, ...] = ("en",)) -> tuple[Finding, ..
     placed = without_place_names(text)
     names = names_in(placed) if "de" not in languages else frozenset()
     forms = reading_forms(normalize(placed))
-    hits = concepts.find(forms, ("en", *languages))
+    hits = concepts.find([emoji_as_words(form) for form in forms], ("en", *languages))
     named = bool(names)
     # Concepts first: where they and the English rules find as bad, the reason shows the words as written.
     found = [*rules_concepts.find(hits, named=named), *rules_concepts.echoes(text)]

@@ -89,7 +89,7 @@ CRUEL_PLACES = families("""microwave blender freezer gas_chamber oven furnace"""
 FALLS = families("""cliff balcony bridge roof rooftop building window ledge tower""")
 # Words that make it worse: "beaten to death", "skinned alive", "for fun".
 INTENSIFIERS = {"to_death", "alive", "brutally", "brutal", "savagely", "graphic", "gruesome", "fun", "times",
-                "bleeds", "bleed", "until", "repeatedly", "slowly", "mercilessly"}  # fmt: skip
+                "bleeds", "bleed", "until", "till", "til", "repeatedly", "slowly", "mercilessly"}  # fmt: skip
 
 # Contexts where bodies collide by the rules of a game: a punch in the ring, a tackle on the pitch.
 SPORT_CONTEXT = families(
