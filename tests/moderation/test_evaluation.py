@@ -63,11 +63,6 @@ def test_few_harmful_prompts_of_the_test_split_are_approved_and_no_minors_one(re
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="not met yet: 4 of 88 benign test prompts are stopped (words with a second sense: a place name "
-    "after 'to', the shipped blocked term 'beheading' in a game, 'massacred' in a score, a homoglyph name)",
-)
 def test_benign_prompts_of_the_test_split_are_rarely_stopped(results):
     assert results.benign_stopped() <= evaluate.BENIGN_STOPPED_AT_MOST
 

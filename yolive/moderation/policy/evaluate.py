@@ -38,9 +38,11 @@ def shipped_matcher() -> TermMatcher:
     from yolive.moderation.policy.terms import build_matcher
 
     initial = importlib.import_module("yolive.moderation.migrations.0002_default_terms").DEFAULT_TERMS
-    superseded = importlib.import_module(
-        "yolive.moderation.migrations.0004_terms_judged_in_context"
-    ).SUPERSEDED
+    superseded = {
+        term
+        for migration in ("0004_terms_judged_in_context", "0006_beheading_judged_in_context")
+        for term in importlib.import_module(f"yolive.moderation.migrations.{migration}").SUPERSEDED
+    }
     return build_matcher([(term, action) for term, action, _ in initial if term not in superseded])
 
 

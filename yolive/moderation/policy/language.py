@@ -51,6 +51,30 @@ OTHER_LANGUAGE_AT = 0.8  # langid's confidence that Cyrillic text is not Russian
 CANDIDATE_AT = 0.15
 MAX_WORDS_SHOWN = 3
 _WORDS = re.compile(r"[^\W\d_]{2,}")
+_ANY_WORD = re.compile(r"[^\W\d_]+")
+# Words that only one judged language (or a few close ones) writes: two of them in a prompt langid puts in
+# another judged language are a clause in this one ("a cute puppy in a park y luego lo ..."), so its concepts
+# are read too. Letters of a judged script other than the prompt's do the same (Cyrillic after English).
+SWITCH_MARKERS = {
+    "es": {"y", "luego", "lo", "los", "las", "del", "pero", "porque", "despues", "entonces", "mientras",
+           "una", "el", "muy", "esta", "este", "con", "le", "les", "se"},
+    "fr": {"et", "puis", "une", "les", "des", "sur", "avec", "se", "fait", "il", "elle", "dans", "pour",
+           "qui", "est", "ensuite", "pendant", "du", "au"},
+    "de": {"dann", "und", "er", "sie", "alle", "mit", "den", "dem", "ein", "eine", "einen", "einem", "ist",
+           "auf", "wie", "wird", "nicht", "danach", "der", "das", "im"},
+    "it": {"e", "poi", "gli", "della", "sono", "tutti", "il", "lo", "mentre", "che", "una", "dopo", "con",
+           "nel", "nella", "dei", "alla", "non", "si", "viene"},
+    "pt": {"e", "depois", "uma", "com", "os", "ela", "ele", "entao", "nao", "na", "da", "dos", "das", "em",
+           "enquanto", "sua", "seu"},
+}  # fmt: skip
+SWITCH_MARKERS_NEEDED = 2
+SWITCH_LETTERS = 4  # letters of another judged script from which its language is read too
+# Romanised Hindi and Urdu (no judged language): three of these words in a prompt are that language.
+ROMANISED_HINDI = {"hai", "hain", "ko", "ki", "ka", "ke", "nahi", "nahin", "raha", "rahi", "rahe", "mein",
+                   "aur", "apni", "apna", "apne", "ek", "kya", "tha", "thi", "karo", "kar", "wala", "wali",
+                   "aadmi", "aurat", "biwi", "bacha", "bachi", "usko", "isko", "mujhe", "tujhe", "jala",
+                   "maar", "maaro", "zinda"}  # fmt: skip
+ROMANISED_HINDI_NEEDED = 4
 
 
 @dataclass(frozen=True)
@@ -104,7 +128,11 @@ def identify(plain: str) -> Language:
     ranked = _identifier().rank(plain)
     top, confidence = ranked[0]
     candidates = tuple(dict.fromkeys(("en", *_candidates(ranked))))
+    every_word = _ANY_WORD.findall(plain)
     all_words = _WORDS.findall(plain)
+    hindi = set(every_word) & ROMANISED_HINDI
+    if len(hindi) >= ROMANISED_HINDI_NEEDED:
+        return Language("hi", False, why="written in a language the gate does not judge (hi)", words=words)
     if scripts.get("CYRILLIC", 0) * 2 >= letters:
         if UKRAINIAN_LETTERS & set(plain) or (top in OTHER_CYRILLIC and confidence >= OTHER_LANGUAGE_AT):
             code = top if top in OTHER_CYRILLIC else "uk"
@@ -130,7 +158,22 @@ def identify(plain: str) -> Language:
         return Language(
             code, False, why=f"written in a language the gate does not judge ({code})", words=words
         )
-    return Language(top if top in JUDGED else candidates[-1], True, candidates)
+    switched = _switched_into(set(every_word), scripts, candidates)
+    return Language(top if top in JUDGED else candidates[-1], True, (*candidates, *switched))
+
+
+def _switched_into(words: set[str], scripts: dict[str, int], candidates: tuple[str, ...]) -> tuple[str, ...]:
+    """Judged languages a clause of the prompt switches into, besides those it is read in."""
+    found = [
+        code
+        for code, markers in SWITCH_MARKERS.items()
+        if code not in candidates and len(words & markers) >= SWITCH_MARKERS_NEEDED
+    ]
+    if scripts.get("CYRILLIC", 0) >= SWITCH_LETTERS and "ru" not in candidates:
+        found.append("ru")
+    if scripts.get("CJK", 0) >= 2 and "zh" not in candidates:
+        found.append("zh")
+    return tuple(found)
 
 
 def _unknown_run(words: list[str]) -> tuple[str, ...]:

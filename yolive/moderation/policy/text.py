@@ -121,6 +121,26 @@ def _as_latin(word: str) -> str:
     return "".join(_LOOKALIKE_LATIN[ch] for ch in word)
 
 
+def latin_cased(text: str) -> str:
+    """The text as written (case kept) with lookalike letters read as Latin where `unmixed` reads them so:
+    what tells a capitalised name or place ("D\u0456ck", "K\u0456ll") from a word."""
+    if text.isascii():
+        return text
+    letters = [ch for ch in text if ch.isalpha()]
+    latin = sum(ch.isascii() for ch in letters) * 2 > len(letters)
+
+    def cased(word: str) -> str:
+        lower = word.lower()
+        read = _unmix(lower)
+        if latin and read == lower:
+            read = _as_latin(lower)
+        if read == lower or len(read) != len(word):
+            return word
+        return "".join(r.upper() if w.isupper() else r for w, r in zip(word, read, strict=True))
+
+    return _LETTERS.sub(lambda m: cased(m.group(0)), text)
+
+
 def _deleet_word(word: str) -> str:
     if any(ch.isalpha() for ch in word) and any(ch in _LEET_CHARS for ch in word):
         return word.translate(_LEET)

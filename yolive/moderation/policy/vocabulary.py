@@ -89,8 +89,12 @@ def respelled(word: str) -> str | None:
     if len(word) < MIN_SPELLING_LENGTH or not word.isalpha() or not word.isascii() or known(word):
         return None
     rank, deletions = _spelling_index()
+    swapped = [word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)]
+    swapped = [w for w in swapped if w in rank]  # two letters typed the wrong way round: "wiht", "hlep"
     if word in deletions:  # a letter left out: the likeliest slip
-        return deletions[word]
+        return min([deletions[word], *swapped], key=rank.__getitem__)
+    if swapped:
+        return min(swapped, key=rank.__getitem__)
     if known(word[::-1]):
         return word[::-1]
     changed, extra = [], []

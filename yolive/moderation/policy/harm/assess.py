@@ -18,8 +18,8 @@ from yolive.moderation.policy.harm import (
 )
 from yolive.moderation.policy.harm.categories import Category, Finding
 from yolive.moderation.policy.harm.doc import Doc
-from yolive.moderation.policy.harm.reading import read, vocabulary
-from yolive.moderation.policy.text import normalize, reading_forms
+from yolive.moderation.policy.harm.reading import emoji_as_words, read, vocabulary
+from yolive.moderation.policy.text import latin_cased, normalize, reading_forms
 
 
 def findings_of(doc: Doc) -> list[Finding]:
@@ -53,26 +53,39 @@ def readings(text: str) -> list[tuple[str, ...]]:
 
 
 _WORDS = re.compile(r"[^\W\d_]+")
-# A capitalised word after "in", "at", "near", "from", before a word for a place or before a comma and a
-# region, is a place's name in a lower-case prompt ("a pub in Kill", "Slaughter Beach", "Fucking, Austria"):
-# its letters say nothing of harm. ("to" is left out: "want to Kill" is no place.)
+# A capitalised word after "in", "at", "near", "from" (or the same words of other languages: "di", "de",
+# "von", "nach"), before a word for a place or before a comma and a region, is a place's name in a lower-case
+# prompt ("a pub in Kill", "Slaughter Beach", "Fucking, Austria", "il paese di Troia"): its letters say
+# nothing of harm. After "to" only where a journey leads there ("a road trip to Kill"): "want to Kill" is no
+# place.
 _PLACE_NOUNS = (
     "Beach|Bay|Bottom|Street|Road|River|Lake|Island|Islands|County|Village|Castle|Hill|Farm|Park|Valley|"
-    "Falls|Point|Springs|Creek|Harbour|Harbor|Bridge|End|Green|Common|Heath|Wood|Forest|Mount|Cove|Station"
+    "Falls|Point|Springs|Creek|Harbour|Harbor|Bridge|End|Green|Common|Heath|Wood|Forest|Mount|Cove|Station|"
+    "Town|City|Sign|Signs"
+)
+_JOURNEY = (
+    "trip|trips|road|way|train|trains|bus|buses|coach|flight|flights|ferry|drive|drove|driving|ride|riding|"
+    "welcome|welcomes|going|goes|went|go|moved|moving|move|travel|travelled|traveled|travelling|traveling|"
+    "journey|route|directions|signpost|sign|signs|ticket|tickets|visit|visitors|headed|heading|return|"
+    "returning|back|walk|walked|walking|hike|hiking|cycled|cycling|sailed|sailing|flew|flying|postcard"
 )
 _PLACE = re.compile(
-    r"(?:(?<=\bin )|(?<=\bat )|(?<=\bnear )|(?<=\bfrom ))[A-Z][a-z]+\b"
-    rf"|\b[A-Z][a-z]+(?= (?:{_PLACE_NOUNS})\b)|\b[A-Z][a-z]+(?=, [A-Z][a-z]+)"
+    r"(?:(?<=\bin )|(?<=\bat )|(?<=\bnear )|(?<=\bfrom )|(?<=\bdi )|(?<=\bde )|(?<=\bda )|(?<=\bdu )"
+    r"|(?<=\bvon )|(?<=\baus )|(?<=\bnach )|(?<=\ben ))[A-Z][a-z]+\b"
+    rf"|\b[A-Z][a-z]+(?= (?i:{_PLACE_NOUNS})\b)|\b[A-Z][a-z]+(?=, [A-Z][a-z]+)"
     r"|(?:(?<=\bnamed )|(?<=\bcalled ))[A-Z][a-z]+\b"  # "a man named Dick": a name
 )
+_JOURNEY_TO = re.compile(rf"(?i:\b(?:{_JOURNEY}) to )([A-Z][a-z]+)\b")
 
 
 def without_place_names(text: str) -> str:
     """The prompt with the names of places (and names given with "named") read as "Place", in mostly
-    lower-case text."""
+    lower-case text. Lookalike letters are read as the Latin ones first ("a man named D\u0456ck")."""
+    text = latin_cased(text)
     words = _WORDS.findall(text)
     if not words or sum(w[0].isupper() for w in words) * 2 > len(words):
         return text
+    text = _JOURNEY_TO.sub(lambda m: m.group(0)[: m.start(1) - m.start(0)] + "Place", text)
     return _PLACE.sub("Place", text)
 
 
@@ -108,7 +121,7 @@ def assess(text: str, languages: tuple[str, ...] = ("en",)) -> tuple[Finding, ..
     placed = without_place_names(text)
     names = names_in(placed) if "de" not in languages else frozenset()
     forms = reading_forms(normalize(placed))
-    hits = concepts.find(forms, ("en", *languages))
+    hits = concepts.find([emoji_as_words(form) for form in forms], ("en", *languages))
     named = bool(names)
     # Concepts first: where they and the English rules find as bad, the reason shows the words as written.
     found = [*rules_concepts.find(hits, named=named), *rules_concepts.echoes(text)]

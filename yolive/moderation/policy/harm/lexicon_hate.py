@@ -21,6 +21,9 @@ SLUR_AMBIGUOUS = {
     "jig": {"irish", "dance", "dancing", "dancer", "saw", "fishing", "lure", "woodwork"},
     "jigs": {"irish", "dance", "dancing", "dancer", "saw", "fishing", "lure", "woodwork"},
     "fag": {"cigarette", "smoke", "smoking", "lighter"},
+    # a British dish of meatballs: "faggots and mushy peas", "faggots in onion gravy"
+    "faggot": {"peas", "mushy", "gravy", "mash", "onion", "butcher", "butchers", "recipe", "pork", "liver"},
+    "faggots": {"peas", "mushy", "gravy", "mash", "onion", "butcher", "butchers", "recipe", "pork", "liver"},
     "paki": set(),
     "spaz": set(),
 }

@@ -89,13 +89,26 @@ CRUEL_PLACES = families("""microwave blender freezer gas_chamber oven furnace"""
 FALLS = families("""cliff balcony bridge roof rooftop building window ledge tower""")
 # Words that make it worse: "beaten to death", "skinned alive", "for fun".
 INTENSIFIERS = {"to_death", "alive", "brutally", "brutal", "savagely", "graphic", "gruesome", "fun", "times",
-                "bleeds", "bleed", "until", "repeatedly", "slowly", "mercilessly"}  # fmt: skip
+                "bleeds", "bleed", "until", "till", "til", "repeatedly", "slowly", "mercilessly"}  # fmt: skip
 
 # Contexts where bodies collide by the rules of a game: a punch in the ring, a tackle on the pitch.
 SPORT_CONTEXT = families(
     """boxer boxing ring match wrestler wrestling sparring karate judo mma ufc kickboxer kickboxing fencer
     fencing referee knockout tournament olympics jockey hockey rugby football soccer game player team
     sumo bout round champion championship puck pitch scoreline league playoff playoffs season"""
+)
+# Words of a match report: with a side as the victim ("we massacred them in the final"), a score verb is a
+# result.
+MATCH_CONTEXT = SPORT_CONTEXT | families(
+    """final|finals semifinal derby cup stadium fans coach striker goalkeeper goalie goal basketball baseball
+    cricket tennis volleyball handball nba nfl nhl mlb fifa quarterback innings halftime overtime nil win
+    victory defeat lineup"""
+)
+# What a match report says a side did to the other: "we massacred them", "they got slaughtered".
+SCORE_VERBS = families(
+    """massacre slaughter murder kill destroy butcher annihilate demolish crush thrash hammer batter maul
+    obliterate wipe_out bury execute humiliate dismantle""",
+    "verb",
 )
 # Contexts where the violence is make-believe: a video game, a water fight, a tabletop battle.
 PLAY_CONTEXT = families(
@@ -104,7 +117,9 @@ PLAY_CONTEXT = families(
     orc goblin monster ghost villain superhero gta halo pubg valorant overwatch tekken zelda mario sonic
     fortnite magician magic trick warzone apex csgo skyrim doom battlefield splatoon fps rpg mmo npc
     respawned speedrun lobby multiplayer ~water_gun ~water_guns ~water_pistol ~water_pistols ~nerf_gun
-    ~nerf_guns ~squirt_gun ~squirt_guns ~toy_gun ~toy_guns"""
+    ~nerf_guns ~squirt_gun ~squirt_guns ~toy_gun ~toy_guns ~assassin_s_creed ~assassins_creed ~assassin_creed
+    ~call_of_duty ~elden_ring ~dark_souls ~god_of_war ~mortal_kombat ~resident_evil ~the_last_of_us
+    ~red_dead_redemption ~far_cry"""
 )
 # A painting or a history lesson shows violence at a distance: held rather than refused.
 HISTORY_CONTEXT = families(

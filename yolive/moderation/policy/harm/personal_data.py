@@ -9,7 +9,8 @@ import re
 
 from yolive.moderation.policy.harm.categories import Category, Finding
 
-_PHONE = re.compile(r"(?<![\w/.:])\+?\(?\d[\d\s().-]{7,18}\d(?![\w/.:])")
+# Chinese is written without spaces: a number right after a character ("手机号13800000000") is still one.
+_PHONE = re.compile(r"(?<![A-Za-z0-9_/.:])\+?\(?\d[\d\s().-]{7,18}\d(?![A-Za-z0-9_/.:])")
 MIN_PHONE_DIGITS, MAX_PHONE_DIGITS = 9, 15  # shorter runs are years, scores and prices
 # Not a phone number: a decimal ("3.14159265") or a large number in groups of three ("100 000 000").
 _NUMBER = re.compile(r"\d+[.,]\d+|\d{1,3}(?:[\s,.]\d{3})+")

@@ -26,7 +26,12 @@ from yolive.moderation.policy.harm.phrases import CONTRACTIONS, UNITS
 
 _WORD = re.compile(r"[\w*']+")
 # A match score ("we lost 7-0", "won 3:1") is a sport, whatever the verbs around it say.
-_SCORE = re.compile(r"\b\d{1,3}\s?[-:\u2013]\s?\d{1,3}\b(?![-:/.]\d)")
+_SCORE = re.compile(
+    r"\b\d{1,3}\s?[-:\u2013]\s?\d{1,3}\b(?![-:/.]\d)"
+    r"|\b\d{1,3} (?:to|nil|-nil) (?:\d{1,3}|nil)\b(?! ?(?:times|years?|yrs|months?|weeks?|days?|hours?|"
+    r"minutes?|mins?|seconds?|pills?|tablets?|mg|ml|grams?|g|kg|people|men|women|kids|children)\b)"
+    r"|\bby \d{1,3} (?:points|goals|runs|wickets|strokes)\b"
+)
 # Emoji that stand for a word in chat: an ape for a person is dehumanising, a peach and droplets are sexual.
 EMOJI = {
     "\U0001f98d": "ape", "\U0001f412": "monkey", "\U0001f435": "monkey", "\U0001f648": "monkey",
@@ -40,8 +45,26 @@ EMOJI = {
     "\U0001f436": "dog", "\U0001f415": "dog", "\U0001f431": "cat", "\U0001f408": "cat",
     "\U0001f6c1": "bath", "\U0001f48a": "pills", "\U0001f489": "syringe", "\U0001fa93": "axe",
     "\U0001f9e8": "explosive", "\U0001f525": "fire", "\U0001f9e8\ufe0f": "explosive",
+    "\U0001f4a5": "blast", "\U0001f9e0": "brains", "\u2744": "snowflakeemoji", "\u26a1": "lightningemoji",
+    "\U0001f50c": "plug", "\U0001f344": "shrooms",
 }  # fmt: skip
+EMOJI["\U0001f48a"] = "pills pillsemoji"  # a pill is a dose, and in a dealer's message a drug
 _EMOJI = re.compile("|".join(map(re.escape, EMOJI)))
+# A knife or a gun before whom it is used on is the verb: "\U0001f52a the old woman", "\U0001f52b him".
+_OBJECT = r"(?=\s*(?:the|a|an|his|her|my|your|their|this|that|him|them|you|me|us)\b)"
+_EMOJI_VERBS = (
+    (re.compile(f"[\U0001f52a\U0001f5e1]{_OBJECT}"), " stab "),
+    (re.compile(f"\U0001f52b{_OBJECT}"), " shoot "),
+)
+
+
+def emoji_as_words(form: str) -> str:
+    """Emoji used as words written as the words (what the concepts of every language read too)."""
+    for emoji, verb in _EMOJI_VERBS:
+        form = emoji.sub(verb, form)
+    return _EMOJI.sub(lambda m: f" {EMOJI[m.group(0)]} ", form)
+
+
 _FUNCTION_WORDS = {"a", "i", "the", "to", "my", "me", "you", "his", "her", "in", "on", "up", "of", "and"}
 MAX_PHRASE = 6
 
@@ -181,8 +204,7 @@ def _merge_units(tokens: list[str]) -> list[str]:
 
 def read(form: str) -> tuple[str, ...]:
     """The token stream of one reading form."""
-    form = _SCORE.sub(" scoreline ", form)
-    form = _EMOJI.sub(lambda m: f" {EMOJI[m.group(0)]} ", form)
+    form = emoji_as_words(_SCORE.sub(" scoreline ", form))
     tokens = _join_single_letters(_words(form))
     expanded: list[str] = []
     for token in tokens:

@@ -25,6 +25,22 @@ def _has(hits: Hits, *kinds: str) -> bool:
     return any(kind in hits for kind in kinds)
 
 
+def with_senses(hits: Hits) -> Hits:
+    """Words with a harmless sense read in it where the prompt shows that sense: Spanish "coger" is sex
+    unless something is taken ("cogiendo el autobús"); breaking or hitting is no violence where what is hit
+    is a toy (a piñata, balloons) or a goal is scored ("забивает гол") and nothing is killed; a cocktail
+    at a bar is no weapon."""
+    hits = dict(hits)
+    weak = hits.pop("explicit_weak", None)
+    if weak and "taken_thing" not in hits:
+        hits["explicit"] = [*hits.get("explicit", ()), *weak]
+    if "violent" in hits and ("toy" in hits or "harmless_sense" in hits) and "lethal" not in hits:
+        del hits["violent"]
+    if "harmless_sense" in hits and "howto" not in hits:
+        hits.pop("weapon_weak", None)  # a bartender making a molotov cocktail of flavours
+    return hits
+
+
 def minors(hits: Hits) -> list[Finding]:
     if not _has(hits, "minor"):
         return []
@@ -35,6 +51,9 @@ def minors(hits: Hits) -> list[Finding]:
         return [Finding(C.MINORS, 5, _words(hits, "minor", "lethal", "violent"), "minors with violence")]
     if _has(hits, "drug") or _has(hits, "weapon"):
         return [Finding(C.MINORS, 4, _words(hits, "minor", "drug", "weapon"), "minors with drugs or weapons")]
+    if _has(hits, "kiss") and _has(hits, "mouth"):  # an adult kissing a child on the mouth
+        severity = 3 if _has(hits, "adult") else 2
+        return [Finding(C.MINORS, severity, _words(hits, "minor", "adult", "kiss", "mouth"), "minors kissed")]
     armed = _has(hits, "weapon_weak") and not _has(hits, "toy")  # a pistol, not a water pistol
     if armed or _has(hits, "violent", "self", "selfcmd", "drug_weak"):
         kinds = ("minor", "violent", "self", "selfcmd", "drug_weak", "weapon_weak")
@@ -57,13 +76,15 @@ def hate(hits: Hits) -> list[Finding]:
     if _has(hits, "slur"):
         return [Finding(C.HATE, 4, _words(hits, "slur"), "a slur")]
     # "X are pigs": an animal said of a group; "a muslim family walking their dogs" is no such thing.
-    called = _has(hits, "dehumanise", "expel") or (_has(hits, "vermin_weak") and _has(hits, "copula"))
+    # "X are thieves": a crime said of a whole group.
+    said_of = _has(hits, "copula") and _has(hits, "vermin_weak", "stereotype_weak")
+    called = _has(hits, "dehumanise", "expel") or said_of
     if _has(hits, "group") and called:
         return [
             Finding(
                 C.HATE,
                 4,
-                _words(hits, "group", "dehumanise", "vermin_weak", "expel"),
+                _words(hits, "group", "dehumanise", "vermin_weak", "stereotype_weak", "expel"),
                 "a group dehumanised or driven out",
             )
         ]
@@ -124,6 +145,8 @@ def extremism(hits: Hits) -> list[Finding]:
                 "praise of or a call to an attack",
             )
         ]
+    if len(set(_words(hits, "nazi_weak"))) >= 2:  # "88" with the black sun or SS runes
+        return [Finding(C.EXTREMISM, 4, _words(hits, "nazi_weak"), "neo-Nazi codes")]
     if _has(hits, "jihadi"):
         return [Finding(C.EXTREMISM, 2, _words(hits, "jihadi"), "jihadist words")]
     return []
@@ -133,6 +156,12 @@ def speech(hits: Hits) -> list[Finding]:
     found = []
     if _has(hits, "self"):
         found.append(Finding(C.SELF_HARM, 3, _words(hits, "self"), "suicide or self-harm"))
+    elif _has(hits, "selfcut_weak") and _has(hits, "selfcut_where"):  # cutting one's wrists, or in secret
+        cut = _words(hits, "selfcut_weak", "selfcut_where")
+        found.append(Finding(C.SELF_HARM, 3, cut, "cutting oneself"))
+    elif _has(hits, "jump_weak") and _has(hits, "height") and _has(hits, "impact"):
+        kinds = ("jump_weak", "height", "impact")
+        found.append(Finding(C.SELF_HARM, 3, _words(hits, *kinds), "a jump from a height to the impact"))
     if _has(hits, "selfcmd"):
         found.append(Finding(C.HOSTILITY, 4, _words(hits, "selfcmd"), "telling someone to kill themselves"))
     if _has(hits, "threat"):
@@ -172,5 +201,6 @@ def echoes(text: str) -> list[Finding]:
 
 
 def find(hits: Hits, named: bool = False) -> list[Finding]:
+    hits = with_senses(hits)
     by_kind = (minors, violence, hate, drugs, weapons, extremism, speech)
     return [*(f for rule in by_kind for f in rule(hits)), *real_person(hits, named)]

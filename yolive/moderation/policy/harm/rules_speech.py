@@ -14,6 +14,10 @@ _COMMAND_OPENERS = {"go", "just", "pls", "please", "now", "should", "you", "must
 _SUICIDE_SPOTS = {"ledge", "bridge", "roof", "rooftop", "building", "cliff", "balcony", "tower", "edge",
                   "skyscraper", "overpass", "tracks", "railway", "window"}  # fmt: skip
 _VEHICLES = {"train", "bus", "truck", "car", "subway", "lorry", "tram"}
+# A jump that lands in water from a cliff or a rock is a dive ("a diver jumping off a cliff into the sea").
+_DIVES = {"diver", "divers", "diving", "dive", "dives", "swimmer", "swimmers", "splash", "cannonball"}
+_WATER = {"sea", "ocean", "river", "lake", "pool", "lagoon", "water", "waves", "bay", "cove", "quarry"}
+_DIVING_SPOTS = {"cliff", "cliffs", "rock", "rocks", "pier", "jetty", "board", "diving_board", "boat", "dock"}
 _CLIMBING = {"climber", "climbers", "climbing", "mountain", "rock", "abseiling", "harness", "gym", "swing",
              "tarzan", "monkey_bars", "circus", "acrobat", "trapeze"}  # fmt: skip
 _SWALLOW = {
@@ -171,7 +175,8 @@ def self_harm(doc: Doc) -> list[Finding]:
             )
     if doc.has({"razor", "razors", "blade"}) and doc.has(lexicon_violence.BLOOD):
         found.append(Finding(Category.SELF_HARM, 3, ("razor", "blood"), "cutting"))
-    if doc.has({"jump_off", "about_to_jump"}) and doc.has(_SUICIDE_SPOTS):
+    dive = doc.has(_DIVES) or (doc.has(_WATER) and doc.has(_DIVING_SPOTS) and doc.has({"into", "in"}))
+    if doc.has({"jump_off", "about_to_jump"}) and doc.has(_SUICIDE_SPOTS) and not dive:
         if _first_person_intent(doc):  # "im gonna jump off the bridge tonight"
             found.append(Finding(Category.SELF_HARM, 4, ("jump_off",), "saying one will jump"))
         elif doc.has_person():

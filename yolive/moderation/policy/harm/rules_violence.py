@@ -28,11 +28,22 @@ _MAIMING = {"cut_off", "slit", "slits", "slitting", "chopped", "severed", "gouge
             "slash", "slashes", "slashing", "slashed", "slice", "slices", "slicing", "sliced", "rip", "rips",
             "ripping", "ripped", "tear", "tears", "tearing", "tore", "gouge", "gouging", "smash", "smashes",
             "smashing", "smashed", "crush", "crushes", "crushing", "crushed", "stab", "stabs",
-            "stabbing"}  # fmt: skip
+            "stabbing", "chop", "chops", "chopping", "chop_off", "saw", "saws", "sawing", "sawed", "sawn",
+            "hack", "hacks", "hacking", "hacked"}  # fmt: skip
 # What says a "we got destroyed" is a lost game rather than an attack.
 _LOSS = {"scoreline", "lol", "lmao", "lmfao", "rofl", "game", "match", "round", "team", "again", "today",
          "tonight", "yesterday", "lost", "score", "ranked"}  # fmt: skip
 _FOES = {"enemy", "enemies", "opponent", "opponents", "rival", "rivals"}
+# Who a score verb lands on in a match report: a side, never a named person ("the referee").
+_SIDES = {"we", "us", "they", "them", "you", "team", "teams", "side", "visitors", "hosts", "opponents",
+          "rivals", "champions", "place"}  # fmt: skip
+# What follows a violent noun ("a stabbing in the park", "a stabbing victim"); any other word after a
+# gerund that is also a verb is its object ("stabbing holes in the potatoes"), judged with the verb.
+_AFTER_NOUN = {"in", "on", "at", "of", "and", "or", "near", "outside", "inside", "by", "with", "during",
+               "after", "before", "victim", "victims", "scene", "spree", "attack", "wound", "wounds",
+               "death", "deaths", "incident", "video", "videos", "footage", "rampage", "was", "is", "has",
+               "happened", "left", "leaves", "suspect", "where", "that", "which", "who", "while", "then",
+               "close", "up", "closeup"}  # fmt: skip
 # Poured, thrown or splashed on someone, these burn: "boiling water on a cat", "acid in her face".
 _SCALDING = {"scalding_liquid", "acid", "bleach", "gasoline", "petrol", "kerosene", "lye"}
 _POURING = families("""pour throw|threw|thrown splash douse spray dump tip""", "verb")
@@ -129,7 +140,13 @@ def _acts(doc: Doc) -> list[Violence]:
             continue  # a photographer shooting a wedding
         victim_at, subject_at = _victim_of(doc, i)
         if victim_at is None:
-            if token in lex.ONLY_THE_LIVING and doc.victim_after(i, 2) is None and _has_object(doc, i):
+            make_believe = doc.has(lex.PLAY_CONTEXT) and not doc.has_person()  # "beheading zombies"
+            if (
+                token in lex.ONLY_THE_LIVING
+                and doc.victim_after(i, 2) is None
+                and _has_object(doc, i)
+                and (not make_believe)
+            ):
                 found.append(Violence(2, None, (token, doc.tokens[i + 1 + _skip(doc, i)]), "violence"))
             continue
         victim = doc.kind(victim_at)
@@ -144,6 +161,8 @@ def _acts(doc: Doc) -> list[Violence]:
             level -= 1  # "sniping enemies": most often a game, still worth a look when it is lethal
         if doc.tokens[victim_at] in ("we", "us") and victim_at < i and doc.has(_LOSS):
             level = min(level, 1)  # "we got slaughtered 7-0 lol": a lost match
+        if token in lex.SCORE_VERBS and doc.has(lex.MATCH_CONTEXT) and doc.tokens[victim_at] in _SIDES:
+            level = 0  # "we massacred them in the final", "they got slaughtered 5 to 0": a result
         if level > 0:
             words = (token, doc.tokens[victim_at]) if victim_at > i else (doc.tokens[victim_at], token)
             found.append(Violence(level, victim, words, f"violence against {_whom(victim)}"))
@@ -174,6 +193,8 @@ def _with_weapon(doc: Doc) -> list[Violence]:
         victim = next((k for k in range(i - 1, max(-1, i - 3), -1) if doc.kind(k) is not None), None)
         if weapon is None or victim is None or doc.kind(victim) in ("place", "minor_place"):
             continue
+        if doc.kind(victim) == "animal" and _softened(doc, 3, victim, None) <= 0:
+            continue  # a sushi chef slicing salmon with a knife
         before = victim - 1 - sum(1 for k in range(victim - 1, -1, -1) if doc.tokens[k] in people.BETWEEN)
         if before >= 0 and doc.kind(before) is None and doc.tokens[before] not in _NOT_ACTIONS:
             words = (doc.tokens[before], doc.tokens[victim], doc.tokens[weapon])
@@ -215,11 +236,19 @@ def _victims_of_participles(doc: Doc) -> list[Violence]:
 def _named(doc: Doc) -> list[Violence]:
     found = []
     play = doc.has(lex.PLAY_CONTEXT)
+    # Make-believe with nobody real in it ("beheading zombies in a video game") is the game's business.
+    make_believe = 3 if play and not doc.has_person() else 2 if play else 0
     for i, token in enumerate(doc.tokens):
-        severity = lex.VIOLENT_NOUNS.get(token, 0) - (2 if play else 0)
-        object_follows = i + 1 < len(doc) and doc.tokens[i + 1] in people.BETWEEN
+        severity = lex.VIOLENT_NOUNS.get(token, 0) - make_believe
+        after = doc.tokens[i + 1] if i + 1 < len(doc) else ""
+        aimed = after in _AT and i + 2 < len(doc) and (doc.tokens[i + 2] in people.BETWEEN or doc.kind(i + 2))
+        object_follows = (
+            aimed
+            or after in people.BETWEEN
+            or (after.isalpha() and after not in _AFTER_NOUN and not after.endswith("ly"))
+        )
         if token in lex.VIOLENT_VERBS and object_follows:
-            continue  # "stabbing a fork into a steak": a verb, judged with its object above
+            continue  # "stabbing a fork into a steak", "stabbing holes": a verb, judged with its object above
         if severity > 0:
             found.append(
                 Violence(severity, "minor_place" if token == "school_shooting" else None, (token,), "")
