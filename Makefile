@@ -49,5 +49,6 @@ bench: setup redis
 	$(PY) -m benchmarks.voting
 	$(PY) -m benchmarks.generation
 	$(PY) -m benchmarks.block_causal
+	$(PY) -m benchmarks.block_stream
 	$(PY) -m benchmarks.streaming
 	$(PY) -m benchmarks.crowd

@@ -1,6 +1,7 @@
 """The worker's block path against its bidirectional path, clip after clip, as a stream airs them.
 
-    python -m benchmarks.block_stream [--clips 12] [--warmup 2] [--window 6] [--folder PATH] [--threads 1]
+    python -m benchmarks.block_stream [--clips 12] [--warmup 2] [--seconds 10] [--window 6] [--folder PATH]
+        [--threads 1]
 
 A new prompt a clip, as the crowd's rounds give, through three renderers of the world model taking turns clip
 by clip, each given the previous clip's last frames as the worker gives them (`GENERATION_CONTINUITY_FRAMES`):
@@ -42,7 +43,7 @@ PROMPTS = [
     "a hot air balloon drifting over the city",
     "a red ball rolling in the desert",
 ]
-WIDTH, HEIGHT, FPS, SECONDS, LEAD = 512, 288, 24, 10, 9  # the stream's, as the worker renders for it
+WIDTH, HEIGHT, FPS, LEAD = 512, 288, 24, 9  # the stream's, as the worker renders for it
 
 
 def differences(frames: np.ndarray) -> np.ndarray:
@@ -59,13 +60,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.block_stream", description=__doc__)
     parser.add_argument("--clips", type=int, default=12, help="clips in the stream, each renderer")
     parser.add_argument("--warmup", type=int, default=2, help="clips left out of the figures")
+    parser.add_argument("--seconds", type=int, default=10, help="a clip's length")
     parser.add_argument("--sink", type=int, default=1, help="frames the cache never evicts")
     parser.add_argument("--window", type=int, default=6, help="most recent frames the cache holds")
     parser.add_argument("--folder", type=Path, default=MODEL_DIR, help="the model folder")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     args = parser.parse_args()
-    if args.clips < max(args.warmup, 1) + 1 or args.warmup < 0:
-        parser.error("--clips must exceed --warmup (0 or more), and be at least 2")
+    if args.clips < max(args.warmup, 1) + 1 or args.warmup < 0 or args.seconds < 1:
+        parser.error("--clips must exceed --warmup (0 or more) and be at least 2; --seconds at least 1")
     torch.set_num_threads(args.threads)
     preset = get_preset("world")
     blocks = BlockSettings(sink=args.sink, window=args.window)
@@ -77,8 +79,8 @@ def main() -> None:
         ),
     }
     print(
-        f"world model from {args.folder}, {args.clips} clips of {SECONDS} s at {WIDTH}x{HEIGHT} {FPS} fps, "
-        f"a cache of {args.sink} sink + {args.window} frames, {torch.get_num_threads()} torch threads, "
+        f"world model from {args.folder}, {args.clips} clips of {args.seconds} s at {WIDTH}x{HEIGHT} "
+        f"{FPS} fps, a cache of {args.sink} sink + {args.window} frames, {torch.get_num_threads()} torch threads, "
         f"{os.cpu_count()} CPUs\n"
     )
     seconds: dict[str, list[dict[str, float]]] = {name: [] for name in renderers}
@@ -96,7 +98,7 @@ def main() -> None:
                 width=WIDTH,
                 height=HEIGHT,
                 fps=FPS,
-                num_frames=SECONDS * FPS,
+                num_frames=args.seconds * FPS,
                 condition=None if before is None else before[-renderer.condition_frames(FPS, LEAD) :],
                 condition_lead=LEAD,
             )

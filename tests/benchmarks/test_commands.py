@@ -44,3 +44,18 @@ def test_the_block_causal_benchmark_times_the_cache_on_and_off_and_counts_its_ev
     out = capsys.readouterr().out
     assert "| block-causal, cache on |" in out and "| block-causal, cache off" in out
     assert "3 pages of 3" in out and "3 frames evicted (blocks - pages = 3)" in out
+
+
+def test_the_block_stream_benchmark_compares_the_worker_paths_clip_after_clip(capsys):
+    from unittest.mock import patch
+
+    from benchmarks import block_stream
+
+    argv = ["block_stream", "--clips", "2", "--warmup", "0", "--seconds", "2", "--window", "2"]
+    with patch("sys.argv", argv):
+        block_stream.main()
+    out = capsys.readouterr().out
+    for path in ("bidirectional", "blocks, re-cached", "blocks, not re-cached"):
+        assert f"| {path} |" in out
+    assert "| bidirectional | " in out and "| 1.00x |" in out
+    assert "3 of 3 frames held" in out  # one sink and a window of two, full after two clips
