@@ -80,8 +80,8 @@ def main() -> None:
     }
     print(
         f"world model from {args.folder}, {args.clips} clips of {args.seconds} s at {WIDTH}x{HEIGHT} "
-        f"{FPS} fps, a cache of {args.sink} sink + {args.window} frames, {torch.get_num_threads()} torch threads, "
-        f"{os.cpu_count()} CPUs\n"
+        f"{FPS} fps, a cache of {args.sink} sink + {args.window} frames, "
+        f"{torch.get_num_threads()} torch threads, {os.cpu_count()} CPUs\n"
     )
     seconds: dict[str, list[dict[str, float]]] = {name: [] for name in renderers}
     seams: dict[str, list[float]] = {name: [] for name in renderers}
