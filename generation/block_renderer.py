@@ -32,6 +32,7 @@ import numpy as np
 import torch
 
 from generation.block_causal import BlockCausal, cache_for, grid_of, make_blocks, unpacked
+from generation.kv_cache import FrameKVCache
 from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
 from generation.pipeline import velocity
 from generation.precision import mixed_precision
@@ -82,7 +83,7 @@ class BlockRenderer(Renderer):
         self.last_picture: np.ndarray | None = None  # the last frame of the last clip made
 
     @property
-    def cache(self) -> Any:
+    def cache(self) -> FrameKVCache:
         return self.causal.cache
 
     def render(self, request: RenderRequest, on_step: StepCallback | None = None) -> RenderResult:
