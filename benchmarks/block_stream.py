@@ -66,8 +66,11 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, default=MODEL_DIR, help="the model folder")
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
     args = parser.parse_args()
-    if args.clips < max(args.warmup, 1) + 1 or args.warmup < 0 or args.seconds < 1:
-        parser.error("--clips must exceed --warmup (0 or more) and be at least 2; --seconds at least 1")
+    if args.clips < max(args.warmup, 1) + 1 or args.warmup < 0 or args.seconds < 2:
+        parser.error(
+            "--clips must exceed --warmup (0 or more) and be at least 2; --seconds at least 2 (a clip holds "
+            "the lead frames the next one continues from)"
+        )
     torch.set_num_threads(args.threads)
     preset = get_preset("world")
     blocks = BlockSettings(sink=args.sink, window=args.window)
