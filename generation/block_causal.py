@@ -169,8 +169,15 @@ class BlockCausalAttention(LTXVideoAttnProcessor):
 
 
 class BlockCausal:
-    def __init__(self, transformer: Any, cache: FrameKVCache, grid: Grid) -> None:
+    def __init__(
+        self, transformer: Any, cache: FrameKVCache, grid: Grid, sink_beside_window: bool = False
+    ) -> None:
+        """With `sink_beside_window`, the sink frames are read as if they came just before the window's
+        oldest frame (StreamingLLM's positions within the cache), not where they were made: in a long stream
+        the first frames fall further behind than any clip the model learned on, which only a masked pass
+        over the whole stream would reproduce."""
         self.transformer, self.cache, self.grid = transformer, cache, grid
+        self.sink_beside_window = sink_beside_window
         self.origin = 0  # the frame time coordinates count from
         self.state = _State(cache, grid)
         for layer, block in enumerate(transformer.transformer_blocks):
@@ -183,6 +190,15 @@ class BlockCausal:
     def rebase(self, origin: int) -> None:
         """Count time coordinates from frame `origin` from now on."""
         self.origin = origin
+
+    def placed(self, held: list[int]) -> list[int]:
+        """Where the held frames (in time order) are read in time: where they were made, or with
+        `sink_beside_window` the sinks moved up to just before the window's oldest frame."""
+        window = [frame for frame in held if frame not in self.cache.sinks]
+        if not self.sink_beside_window or not window:
+            return held
+        sinks = [frame for frame in held if frame in self.cache.sinks]
+        return [max(frame, window[0] - len(sinks) + i) for i, frame in enumerate(sinks)] + window
 
     @contextmanager
     def masked(self, frames: list[int]) -> Iterator[torch.Tensor]:
@@ -200,7 +216,7 @@ class BlockCausal:
         block's keys and values go into the cache when the pass ends."""
         held = self.cache.held(before=frame)  # a frame made again sees only the frames before it
         if held:
-            coords = self.grid.coords(held, self.origin)
+            coords = self.grid.coords(self.placed(held), self.origin)
             dummy = torch.empty(1, coords.shape[-1], 1)
             self.state.context_rope = self.transformer.rope(dummy, video_coords=coords)
         # A page is taken only once the pass has read the cache: a full pool evicts after the read.

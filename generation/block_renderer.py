@@ -65,6 +65,7 @@ class BlockSettings:
     int8: bool = False
     recache: bool = True  # re-cache the window with each clip's prompt
     context_noise: float = 0.0  # the sigma a finished block is cached at
+    sink_beside_window: bool = False  # read the sinks just before the window (generation/block_causal.py)
 
 
 class BlockRenderer(Renderer):
@@ -75,9 +76,8 @@ class BlockRenderer(Renderer):
         self.blocks = blocks
         self.grid = grid_of(pipe)
         transformer = pipe.transformer
-        self.causal = BlockCausal(
-            transformer, cache_for(transformer, self.grid, blocks.sink, blocks.window, blocks.int8), self.grid
-        )
+        cache = cache_for(transformer, self.grid, blocks.sink, blocks.window, blocks.int8)
+        self.causal = BlockCausal(transformer, cache, self.grid, blocks.sink_beside_window)
         self.latents: dict[int, torch.Tensor] = {}  # the finished blocks the cache holds, clean, by frame
         self.next_frame = 0
         self.last_picture: np.ndarray | None = None  # the last frame of the last clip made

@@ -5,13 +5,15 @@ crowd moves on, on the worker's bidirectional path and on its block path with an
 
 Six 10-second clips a minute, for the same six held-out prompts every minute (lab/evaluation's cases; new
 seeds), so that one minute compares with another like for like, each given the previous clip's last frames
-as the worker gives them, through three renderers of the model in `--folder` (the shipped one by default; a
+as the worker gives them, through four renderers of the model in `--folder` (the shipped one by default; a
 fine-tune from lab.experiments.diffusion_forcing for the block path's own weights), at the model's size and
 rate:
 - bidirectional: generation/renderer.py, the previous clip's lead frames encoded again;
 - blocks, re-cached: generation/block_renderer.py, the stream going on in its cache, the window re-cached
   with each new prompt (LongLive);
-- blocks, not re-cached: the same with the re-cache off.
+- blocks, not re-cached: the same with the re-cache off;
+- blocks, sink beside the window: re-cached, and the sink frame read just before the window's oldest
+  frame rather than where it was made (minutes back by the end).
 The judge names each clip's setting, subject and motion against its own prompt. Per path: the share right
 in the first and the second half of the stream and over all of it; "lingers", the share of clips whose
 subject is named as the previous prompt's subject (where that differs from its own): the old prompt showing
@@ -56,6 +58,9 @@ def main() -> None:
         "blocks, re-cached": BlockRenderer(preset, build(args.folder), CacheSettings(), BlockSettings()),
         "blocks, not re-cached": BlockRenderer(
             preset, build(args.folder), CacheSettings(), BlockSettings(recache=False)
+        ),
+        "blocks, sink beside the window": BlockRenderer(
+            preset, build(args.folder), CacheSettings(), BlockSettings(sink_beside_window=True)
         ),
     }
     chosen = cases(CLIPS_A_MINUTE)

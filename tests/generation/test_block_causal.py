@@ -40,8 +40,8 @@ def clip() -> dict[str, torch.Tensor]:
     }
 
 
-def block_by_block(transformer, cache: FrameKVCache, origin: int = 0) -> torch.Tensor:  # type: ignore[no-untyped-def]
-    causal, inputs, outputs = BlockCausal(transformer, cache, GRID), clip(), []
+def block_by_block(transformer, cache: FrameKVCache, origin: int = 0, beside: bool = False) -> torch.Tensor:  # type: ignore[no-untyped-def]
+    causal, inputs, outputs = BlockCausal(transformer, cache, GRID, sink_beside_window=beside), clip(), []
     causal.rebase(origin)
     tokens = slice(0, 0)
     for frame in range(FRAMES):
@@ -135,3 +135,26 @@ def test_blocks_made_against_the_cache_equal_blocks_that_recompute_their_context
     )
     assert (with_cache - recomputed).abs().max() <= 1e-5
     assert cache.counters.hits == LAYERS * (len(sigmas) + 1) * sum(range(FRAMES))  # every earlier frame, read
+
+
+def test_a_sink_read_beside_the_window_sits_just_before_its_oldest_frame(transformer):
+    cache = FrameKVCache(LAYERS, GRID.tokens, WIDTH, sink=2, window=3)
+    beside = BlockCausal(transformer, cache, GRID, sink_beside_window=True)
+    for frame in range(9):
+        cache.admit(frame)
+    assert beside.placed(cache.held(before=9)) == [4, 5, 6, 7, 8]  # sinks 0 and 1 read as 4 and 5
+    assert BlockCausal(transformer, cache, GRID).placed(cache.held(before=9)) == [0, 1, 6, 7, 8]
+    young = FrameKVCache(LAYERS, GRID.tokens, WIDTH, sink=2, window=3)
+    for frame in range(4):
+        young.admit(frame)
+    assert BlockCausal(transformer, young, GRID, sink_beside_window=True).placed([0, 1, 2, 3]) == [0, 1, 2, 3]
+
+
+def test_a_sink_read_beside_the_window_changes_a_long_stream_and_nothing_before_the_first_eviction(
+    transformer,
+):
+    far = block_by_block(transformer, FrameKVCache(LAYERS, GRID.tokens, WIDTH, SINK, WINDOW))
+    near = block_by_block(transformer, FrameKVCache(LAYERS, GRID.tokens, WIDTH, SINK, WINDOW), beside=True)
+    before_eviction = (SINK + WINDOW + 1) * GRID.tokens  # the first frame that sees a gap behind its window
+    assert torch.equal(far[:, :before_eviction], near[:, :before_eviction])
+    assert (far[:, before_eviction:] - near[:, before_eviction:]).abs().max() > 1e-4
