@@ -46,6 +46,7 @@ from generation.renderer import (
     RenderResult,
     StepCallback,
     resize,
+    stage_timings,
     to_rate,
 )
 
@@ -194,14 +195,8 @@ class BlockRenderer(Renderer):
             },
             "steps": len(sigmas),
         }
-        timings = {
-            "text_encoding": encoded - started,
-            "denoising": denoised - encoded,
-            "decoding": decoded - denoised,
-            "total": decoded - started,
-            "seconds": request.num_frames / request.fps,
-        }
-        return RenderResult(picture, interrupted, {k: round(v, 4) for k, v in timings.items()}, cache_stats)
+        timings = stage_timings(started, encoded, denoised, decoded, request.num_frames / request.fps)
+        return RenderResult(picture, interrupted, timings, cache_stats)
 
     def _start(self, request: RenderRequest, prompt: tuple[torch.Tensor, torch.Tensor]) -> str:
         """How this clip starts (`cache`, `frames` or `new`), with the cache made ready for it."""

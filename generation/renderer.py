@@ -113,6 +113,20 @@ def resize(frames: np.ndarray, width: int, height: int) -> np.ndarray:
     return scaled.permute(0, 2, 3, 1).contiguous().numpy()
 
 
+def stage_timings(
+    started: float, encoded: float, denoised: float, decoded: float, seconds: float
+) -> dict[str, float]:
+    """A render's seconds by stage, from the moments each ended, and the clip's length in seconds."""
+    timings = {
+        "text_encoding": encoded - started,
+        "denoising": denoised - encoded,
+        "decoding": decoded - denoised,
+        "total": decoded - started,
+        "seconds": seconds,
+    }
+    return {stage: round(value, 4) for stage, value in timings.items()}
+
+
 class Renderer:
     def __init__(self, preset: Preset, pipe: Any, caches: CacheSettings) -> None:
         self.preset = preset
@@ -276,14 +290,8 @@ class Renderer:
             "steps_done": steps_done,
             "degraded": degraded,
         }
-        timings = {
-            "text_encoding": encoded - started,
-            "denoising": denoised - encoded,
-            "decoding": decoded - denoised,
-            "total": decoded - started,
-            "seconds": request.num_frames / request.fps,
-        }
-        return RenderResult(frames, interrupted, {k: round(v, 4) for k, v in timings.items()}, cache_stats)
+        timings = stage_timings(started, encoded, denoised, decoded, request.num_frames / request.fps)
+        return RenderResult(frames, interrupted, timings, cache_stats)
 
     def _conditions(self, condition: np.ndarray | None) -> list[LTXVideoCondition] | None:
         if condition is None:
