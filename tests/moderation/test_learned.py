@@ -62,15 +62,32 @@ def test_everyday_prompts_of_the_world_vocabulary_are_not_held(model):
         assert model.harm(forms(text)) < threshold, text
 
 
-def test_it_trains_offline_and_the_same_data_give_the_same_model(model, monkeypatch):
+def test_it_trains_offline(monkeypatch):
     def no_network(*args, **kwargs):
         raise AssertionError("the learned reader reached for the network")
 
     monkeypatch.setattr(socket, "create_connection", no_network)
     monkeypatch.setattr(socket.socket, "connect", no_network)
-    again = training.train(training.corpus_examples())
-    assert again.classes == model.classes
-    assert again.harm(forms(SIDEWAYS)) == pytest.approx(model.harm(forms(SIDEWAYS)), abs=1e-6)
+    small = training.train(training.corpus_examples()[::8])  # an eighth of the prompts: the same path
+    assert small.classes[0] != small.classes[-1] and reader.BENIGN in small.classes
+
+
+def test_a_process_trains_it_once_and_the_next_reads_the_one_it_kept(model, monkeypatch, tmp_path):
+    trainings = []
+    monkeypatch.setattr(training, "train", lambda examples: trainings.append(1) or model)
+    monkeypatch.setenv("YOLIVE_CACHE_DIR", str(tmp_path))
+    training.shipped.cache_clear()
+    try:
+        assert training.shipped() is model and trainings == [1]  # an empty cache folder: trained, and kept
+        (kept,) = tmp_path.glob("learned-reader-*.npz")
+        assert training.fingerprint() in kept.name
+        training.shipped.cache_clear()
+        loaded = training.shipped()  # another process's start: read from the folder, not trained
+        assert trainings == [1] and loaded is not model and loaded.classes == model.classes
+        for text in (SIDEWAYS, "a fox running in the snow", "un hombre cocinando"):
+            assert loaded.harm(forms(text)) == pytest.approx(model.harm(forms(text)), abs=1e-4)
+    finally:
+        training.shipped.cache_clear()
 
 
 def test_it_never_learns_from_the_test_split():

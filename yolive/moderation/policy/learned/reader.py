@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -143,6 +144,35 @@ class LearnedReader:
             )
             offset += len(v.vocabulary_)
         return cls(blocks, model.coef_.T, model.intercept_, [str(c) for c in model.classes_])
+
+    def save(self, path: Path) -> None:
+        """Its numbers as a .npz of plain arrays (no pickle): each vectorizer's terms in column order and
+        idf, and the model's weights, intercepts and classes."""
+        arrays: dict[str, np.ndarray] = {
+            "weights": self.weights.astype(np.float32),
+            "intercepts": self.intercepts,
+            "classes": np.array(self.classes),
+        }
+        for i, block in enumerate(self.blocks):
+            arrays[f"terms{i}"] = np.array(sorted(block.vocabulary, key=block.vocabulary.__getitem__))
+            arrays[f"idf{i}"] = block.idf
+        with path.open("wb") as out:
+            np.savez(out, **arrays)
+
+    @classmethod
+    def load(cls, path: Path) -> LearnedReader:
+        """A reader `save` wrote, with analyzers rebuilt from the same vectorizer settings."""
+        with np.load(path, allow_pickle=False) as saved:
+            blocks, offset = [], 0
+            for i, vectorizer in enumerate(vectorizers()):
+                terms = saved[f"terms{i}"].tolist()
+                vocabulary = {term: column for column, term in enumerate(terms)}
+                per_word = vectorizer.analyzer == "char_wb"
+                blocks.append(
+                    Block(vectorizer.build_analyzer(), vocabulary, saved[f"idf{i}"], offset, per_word)
+                )
+                offset += len(terms)
+            return cls(blocks, saved["weights"], saved["intercepts"], saved["classes"].tolist())
 
     def _features(self, text: str) -> tuple[np.ndarray, np.ndarray]:
         rows = [b.row(text) for b in self.blocks]
