@@ -15,6 +15,8 @@ os.environ["REDIS_URL"] = os.environ.setdefault("YOLIVE_TEST_REDIS_URL", f"redis
 os.environ.setdefault("CHANNEL_PREFIX", f"yolive-test-{_db}")
 os.environ.setdefault("VAR_DIR", str(Path(__file__).resolve().parent.parent / "var" / f"test-{_db}"))
 os.environ.setdefault("MODEL_PRESET", "tiny")
+# The learned moderation reader, trained once for the suite's processes (keyed by what it is made from).
+os.environ.setdefault("YOLIVE_CACHE_DIR", str(Path(__file__).resolve().parent.parent / "var" / "test-cache"))
 
 from yolive.settings import *  # noqa: E402,F403
 

@@ -77,7 +77,7 @@ def test_benign_prompts_of_the_test_split_are_rarely_stopped(results):
     assert results.benign_stopped() <= evaluate.BENIGN_STOPPED_AT_MOST
 
 
-@pytest.mark.xfail(strict=True, reason="not met on the test split as written: 47 of 48 held (97.9 %)")
+# Not met as written (47 of 48 held); met since the learned reader holds the one the rules let through.
 def test_every_prompt_in_a_language_the_gate_does_not_judge_is_held(results):
     share, n = results.share(lambda e: not e.judged, "hold", "reject")
     assert n and share == 1.0

@@ -19,6 +19,7 @@ from yolive.moderation.policy import bans, classifier, lockdown, vocabulary
 from yolive.moderation.policy.classifier import profanity_score
 from yolive.moderation.policy.harm import Category, Finding, assess, concepts, decide
 from yolive.moderation.policy.language import JUDGED, Language, identify
+from yolive.moderation.policy.learned.training import shipped as learned_reader
 from yolive.moderation.policy.levels import current_levels
 from yolive.moderation.policy.terms import TermHit, TermMatcher, current_matcher
 from yolive.moderation.policy.text import language_form, normalize, reading_forms
@@ -35,6 +36,10 @@ LOCKDOWN_REASON = "lockdown: only moderator-approved or house prompts can win"
 CLASSIFIER_SEVERITY = 1
 # What the gate cannot read it cannot call harmless: held at the default level, like suggestive content.
 UNREAD_SEVERITY = 2
+# The learned reader's finding: held at the default level (and at 4), never refused (refusing from 3 up is
+# the rules' job, which show why), let through where the channel lowered that category to 2 or less.
+LEARNED_SEVERITY = 2
+LEARNED_WHY = "a learned reading"
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,19 @@ def classifier_finding(forms: list[str]) -> Finding | None:
     return Finding(
         Category.PROFANITY, CLASSIFIER_SEVERITY, (), f"the profanity classifier scores it {score:.2f}"
     )
+
+
+def learned_finding(forms: list[str], found: list[Finding]) -> Finding | None:
+    """The learned reader's hold, where it is confident and no rule has already found its category."""
+    if settings.MODERATION_LEARNED_HOLD_AT > 1.0:
+        return None
+    reading = learned_reader().read(forms, at_least=settings.MODERATION_LEARNED_HOLD_AT)
+    if reading is None:
+        return None
+    category = Category(reading.category)
+    if any(f.category == category and f.severity >= LEARNED_SEVERITY for f in found):
+        return None
+    return Finding(category, LEARNED_SEVERITY, reading.words, LEARNED_WHY)
 
 
 def language_finding(language: Language) -> Finding | None:
@@ -80,7 +98,7 @@ class Reading:
     findings: tuple[Finding, ...]
 
 
-def read_text(text: str, matcher: TermMatcher, classifier: bool = True) -> Reading:
+def read_text(text: str, matcher: TermMatcher, classifier: bool = True, learned: bool = True) -> Reading:
     normalized = normalize(text)
     if not normalized:
         return Reading(normalized, None, ())
@@ -93,6 +111,9 @@ def read_text(text: str, matcher: TermMatcher, classifier: bool = True) -> Readi
     scored = classifier_finding(forms) if classifier else None
     if scored is not None and not any(f.category == Category.PROFANITY for f in findings):
         findings.append(scored)
+    held = learned_finding(forms, findings) if learned else None
+    if held is not None:
+        findings.append(held)
     return Reading(normalized, matcher.find(forms), tuple(findings))
 
 
@@ -162,9 +183,11 @@ def warm_up_in_background() -> None:
 
 def warm_up() -> None:
     """Load what the gate reads with (a few seconds: the profanity model, langid's model, the word lists, the
-    concept lexicons), so that the first prompt is judged as fast as the rest."""
+    concept lexicons, the learned reader trained from the corpus), so that the first prompt is judged as fast
+    as the rest."""
     classifier.warm_up()
     vocabulary.warm_up()
+    learned_reader()
     for language in JUDGED:
         concepts.lexicon(language)
     read_text("a warm up for the gate's language reader", TermMatcher(()))

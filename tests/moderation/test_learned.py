@@ -1,0 +1,114 @@
+"""The learned reader: it holds what the rules approve and it is confident is harmful, never refuses, names
+the category and the words, leaves everyday prompts alone, and trains offline from the repository."""
+
+import socket
+
+import pytest
+
+from yolive.moderation.policy import gate
+from yolive.moderation.policy.evaluate import shipped_matcher
+from yolive.moderation.policy.harm.categories import DEFAULT_LEVELS, LABELS, Category
+from yolive.moderation.policy.learned import crossval, everyday, reader, training
+from yolive.moderation.policy.text import normalize, reading_forms
+
+# Worded unlike the corpus' prompts, the kind of self-harm said sideways that lexicons miss.
+SIDEWAYS = "i want to open my wrists tonight"
+
+
+@pytest.fixture(scope="module")
+def model():
+    return training.shipped()
+
+
+def verdict(text, **levels):
+    return gate.judge_text(text, shipped_matcher(), {**DEFAULT_LEVELS, **levels})
+
+
+def forms(text):
+    return reading_forms(normalize(text))
+
+
+def test_it_holds_what_the_rules_approve_and_never_refuses(model):
+    rules = gate.verdict_for(gate.read_text(SIDEWAYS, shipped_matcher(), learned=False), DEFAULT_LEVELS)
+    assert rules.decision == "allow"
+    held = verdict(SIDEWAYS)
+    assert held.decision == "hold"
+    assert [f.severity for f in held.findings] == [gate.LEARNED_SEVERITY]
+    for level in range(5):
+        assert verdict(SIDEWAYS, self_harm=level).decision != "reject"
+
+
+def test_its_reason_names_a_category_and_words_of_the_prompt(model):
+    held = verdict(SIDEWAYS)
+    (finding,) = held.findings
+    assert held.reason.startswith(f"{gate.HELD_FOR_REVIEW}: {LABELS[finding.category]}: {gate.LEARNED_WHY} (")
+    assert finding.category == Category.SELF_HARM
+    assert finding.words and all(word in SIDEWAYS.split() for word in finding.words)
+
+
+def test_a_channel_that_lowers_the_category_lets_it_through(model):
+    assert verdict(SIDEWAYS, self_harm=2).decision == "allow"
+
+
+def test_everyday_prompts_of_the_world_vocabulary_are_not_held(model):
+    threshold = gate.settings.MODERATION_LEARNED_HOLD_AT
+    import random
+
+    # Another seed than the one it trained with, so these scenes are mostly new to it.
+    scenes = everyday.world_prompts(200, random.Random(7))
+    held = [text for text in scenes if model.harm(forms(text)) >= threshold]
+    assert not held
+    for text in ("a man", "a girl", "a woman", "a child", "un hombre", "一个女孩"):
+        assert model.harm(forms(text)) < threshold, text
+
+
+def test_it_trains_offline(monkeypatch):
+    def no_network(*args, **kwargs):
+        raise AssertionError("the learned reader reached for the network")
+
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    small = training.train(training.corpus_examples()[::8])  # an eighth of the prompts: the same path
+    assert small.classes[0] != small.classes[-1] and reader.BENIGN in small.classes
+
+
+def test_a_process_trains_it_once_and_the_next_reads_the_one_it_kept(model, monkeypatch, tmp_path):
+    trainings = []
+    monkeypatch.setattr(training, "train", lambda examples: trainings.append(1) or model)
+    monkeypatch.setenv("YOLIVE_CACHE_DIR", str(tmp_path))
+    training.shipped.cache_clear()
+    try:
+        assert training.shipped() is model and trainings == [1]  # an empty cache folder: trained, and kept
+        (kept,) = tmp_path.glob("learned-reader-*.npz")
+        assert training.fingerprint() in kept.name
+        training.shipped.cache_clear()
+        loaded = training.shipped()  # another process's start: read from the folder, not trained
+        assert trainings == [1] and loaded is not model and loaded.classes == model.classes
+        for text in (SIDEWAYS, "a fox running in the snow", "un hombre cocinando"):
+            assert loaded.harm(forms(text)) == pytest.approx(model.harm(forms(text)), abs=1e-4)
+    finally:
+        training.shipped.cache_clear()
+
+
+def test_it_never_learns_from_the_test_split():
+    assert {e.split for e in training.corpus_examples()} == {"train", "dev"}
+
+
+def test_the_words_of_a_chinese_prompt_are_pairs_of_its_characters():
+    assert reader.candidate_words("你去死吧") == ["你去", "去死", "死吧"]
+    assert reader.candidate_words("a man") == ["a", "man"]
+
+
+def test_the_threshold_holds_at_most_the_share_asked_of_the_scores():
+    import numpy as np
+
+    scores = np.linspace(0.0, 0.99, 100)
+    threshold = crossval.threshold_for(scores, at_most=0.05)
+    assert (scores >= threshold).sum() == 5
+
+
+def test_the_first_score_misses_are_prompts_of_their_lists():
+    examples = training.corpus_examples()
+    for miss in crossval.first_score_misses():
+        source = f"scored_once_{miss.list_name}.tsv"
+        assert any(e.text == miss.text and e.source == source and e.harmful for e in examples), miss
