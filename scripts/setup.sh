@@ -33,6 +33,7 @@ mkdir -p .setup-stamps
 if [ ! -x .venv/bin/python ]; then
   echo "setup: creating .venv"
   "$PYTHON" -m venv .venv
+  rm -f .setup-stamps/requirements  # a new environment has none of the packages a stamp vouches for
   .venv/bin/pip install -q --upgrade pip
 fi
 if [ ! -f .setup-stamps/requirements ] || [ requirements.txt -nt .setup-stamps/requirements ] \
