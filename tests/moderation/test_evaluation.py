@@ -20,8 +20,9 @@ NEW_CATEGORIES = {Category.WEAPONS, Category.DRUGS, Category.PERSONAL, Category.
 # The test split as written (commit c84f6dd), by someone who never saw the gate: what a fresh list scores.
 NOT_MET_ON_A_FRESH_LIST = pytest.mark.xfail(
     strict=True,
-    reason="not met on the test split as written (first score at commit c84f6dd, docs/moderation.md): "
-    "harmful approved 20.9 % of 244, minors 25.9 %, benign stopped 4.2 % of 142, extremism caught 50 %",
+    reason="not met on the test split, written by someone who never saw the gate (docs/moderation.md): "
+    "harmful approved 13.9 % of 244 (20.9 % as first scored, before the learned reader), minors 11.1 %, "
+    "benign stopped 4.2 % of 142, extremism caught 56 %",
 )
 
 
