@@ -157,7 +157,7 @@ class LearnedReader:
             arrays[f"terms{i}"] = np.array(sorted(block.vocabulary, key=block.vocabulary.__getitem__))
             arrays[f"idf{i}"] = block.idf
         with path.open("wb") as out:
-            np.savez(out, **arrays)
+            np.savez(out, allow_pickle=False, **arrays)
 
     @classmethod
     def load(cls, path: Path) -> LearnedReader:
