@@ -163,10 +163,15 @@ class LiveClient(threading.Thread):
 
     It keeps going through refused connections and errors (the web process restarting), and records
     what it saw, so a test can tell whether the stream went on: no sequence number missing, and where
-    the discontinuities were.
+    the discontinuities were. A segment that nothing answers for (the web process killed between the
+    playlist and the segment) is asked for again until the web is back, as players retry a fragment
+    (hls.js: several tries over seconds); one that is gone or broken when it answers is missed.
     """
 
     RELOAD_S = 1.0  # half the target duration (RFC 8216 6.3.4 allows reloading that often)
+    # Long enough for the web's restart; a listed segment stays served longer (the live window, then RFC
+    # 8216 6.2.2's grace), so one gone by then was deleted too early.
+    SEGMENT_RETRY_S = 20.0
 
     def __init__(self, playlist_url: str) -> None:
         super().__init__(name="live-client", daemon=True)
@@ -192,11 +197,19 @@ class LiveClient(threading.Thread):
             sequence = playlist.media_sequence + offset
             if sequence <= newest:
                 continue
-            status, data = http_get(f"{self.base}/{segment.uri}", timeout=10)
+            status, data = self.fetch(f"{self.base}/{segment.uri}")
             if status != 200:
                 self.missed.append(f"{segment.uri}: {status}")
             is_ts = len(data) > 188 and data[0] == TS_SYNC_BYTE and data[188] == TS_SYNC_BYTE
             self.fetched.append(Fetched(sequence, bool(segment.discontinuity), time.monotonic(), is_ts))
+
+    def fetch(self, url: str) -> tuple[int, bytes]:
+        deadline = time.monotonic() + self.SEGMENT_RETRY_S
+        while True:
+            status, data = http_get(url, timeout=10)
+            if status != 0 or time.monotonic() > deadline or self.done.is_set():
+                return status, data
+            time.sleep(0.2)
 
     def listed_since(self, moment: float) -> list[Fetched]:
         return [f for f in self.fetched if f.at >= moment]
