@@ -107,15 +107,18 @@ def scenario(django_db_setup, django_db_blocker, tmp_path_factory):  # type: ign
                 reloads.stop()
             finally:
                 on_air.finish()
+
         # The announcements drained at shutdown reach the tap over pub/sub a moment later (on a busy machine,
-        # more than a second): wait for the last clip event of every clip that aired, within a deadline.
-        aired = set(
-            Clip.objects.filter(id__in=[c.id for c in clips.values()], status=Clip.Status.AIRED).values_list(
-                "id", flat=True
-            )
-        )
+        # more than a second), and the last status change may land in the database after the drain began:
+        # wait until no clip is on air any more and the tap heard every clip the database calls aired.
+        def settled() -> bool:
+            ids = [c.id for c in clips.values()]
+            statuses = dict(Clip.objects.filter(id__in=ids).values_list("id", "status"))
+            aired = {i for i, status in statuses.items() if status == Clip.Status.AIRED}
+            return Clip.Status.ON_AIR not in statuses.values() and aired <= tap.clips_heard("aired")
+
         deadline = time.monotonic() + 15
-        while time.monotonic() < deadline and not aired <= tap.clips_heard("aired"):
+        while time.monotonic() < deadline and not settled():
             time.sleep(0.1)
         tap.stop()
         after = {
