@@ -4,6 +4,7 @@ the category and the words, leaves everyday prompts alone, and trains offline fr
 import socket
 
 import pytest
+from django.test import override_settings
 
 from yolive.moderation.policy import gate
 from yolive.moderation.policy.evaluate import shipped_matcher
@@ -50,16 +51,32 @@ def test_a_channel_that_lowers_the_category_lets_it_through(model):
     assert verdict(SIDEWAYS, self_harm=2).decision == "allow"
 
 
+def shipped_hold_at():
+    return reader.HoldAt(
+        gate.settings.MODERATION_LEARNED_HOLD_AT, gate.settings.MODERATION_LEARNED_HOLD_MINORS_AT
+    )
+
+
 def test_everyday_prompts_of_the_world_vocabulary_are_not_held(model):
-    threshold = gate.settings.MODERATION_LEARNED_HOLD_AT
     import random
 
     # Another seed than the one it trained with, so these scenes are mostly new to it.
     scenes = everyday.world_prompts(200, random.Random(7))
-    held = [text for text in scenes if model.harm(forms(text)) >= threshold]
+    held = [text for text in scenes if model.read(forms(text), shipped_hold_at()) is not None]
     assert not held
-    for text in ("a man", "a girl", "a woman", "a child", "un hombre", "一个女孩"):
-        assert model.harm(forms(text)) < threshold, text
+    for text in ("a man", "a girl", "a woman", "a child", "a little boy", "un hombre", "一个女孩"):
+        assert model.read(forms(text), shipped_hold_at()) is None, text
+
+
+def test_what_it_reads_as_childrens_harm_is_held_from_the_lower_threshold(model):
+    text = "a grown man asking a little girl to keep their bath a secret from her mother"
+    reading = model.read(forms(text))
+    assert reading.category == Category.MINORS
+    other = min(reading.harm + 0.01, 1.0)
+    with override_settings(MODERATION_LEARNED_HOLD_AT=other, MODERATION_LEARNED_HOLD_MINORS_AT=reading.harm):
+        assert verdict(text).decision == "hold"
+    with override_settings(MODERATION_LEARNED_HOLD_AT=other, MODERATION_LEARNED_HOLD_MINORS_AT=other):
+        assert verdict(text).decision == "allow"
 
 
 def test_it_trains_offline(monkeypatch):
@@ -105,6 +122,34 @@ def test_the_threshold_holds_at_most_the_share_asked_of_the_scores():
     scores = np.linspace(0.0, 0.99, 100)
     threshold = crossval.threshold_for(scores, at_most=0.05)
     assert (scores >= threshold).sum() == 5
+
+
+def test_a_lower_minors_threshold_is_chosen_only_where_it_holds_more_within_the_budget():
+    import numpy as np
+
+    # 100 benign prompts, one read as other harm at 0.98 and two as children's harm at 0.9 and 0.6; then
+    # four harmful ones, two read as other harm (0.97, 0.99) and two as children's harm (0.7, 0.65).
+    harm = np.array([*np.linspace(0.0, 0.5, 97), 0.98, 0.9, 0.6, 0.97, 0.99, 0.7, 0.65])
+    minors = np.zeros(len(harm), dtype=bool)
+    minors[[98, 99, 102, 103]] = True
+    scores = crossval.Scores(harm, minors)
+    benign = np.arange(len(harm)) < 100
+    # One benign prompt may be held. One threshold for all (just above 0.9) holds the two other ones; a
+    # minors threshold just above 0.6 spends it on the minors reading at 0.9 and holds both minors prompts,
+    # at the cost of the other one at 0.97.
+    weights = np.array([0.0] * 100 + [1, 1, crossval.MINORS_WEIGHT, crossval.MINORS_WEIGHT])
+    hold_at = crossval.thresholds_for(scores, benign, weights)
+    held = scores.held(hold_at)
+    assert 0.6 < hold_at.minors <= 0.65 and hold_at.other > 0.98
+    assert held[benign].sum() == 1 and held[100:].tolist() == [False, True, True, True]
+    # Minors prompts worth less than the other prompt they cost: one threshold for all stays.
+    hold_at = crossval.thresholds_for(scores, benign, np.array([0.0] * 100 + [1, 1, 0.1, 0.1]))
+    assert hold_at.minors == hold_at.other and scores.held(hold_at)[100:].tolist() == [
+        True,
+        True,
+        False,
+        False,
+    ]
 
 
 def test_the_first_score_misses_are_prompts_of_their_lists():

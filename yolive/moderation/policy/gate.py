@@ -19,6 +19,7 @@ from yolive.moderation.policy import bans, classifier, lockdown, vocabulary
 from yolive.moderation.policy.classifier import profanity_score
 from yolive.moderation.policy.harm import Category, Finding, assess, concepts, decide
 from yolive.moderation.policy.language import JUDGED, Language, identify
+from yolive.moderation.policy.learned.reader import HoldAt
 from yolive.moderation.policy.learned.training import shipped as learned_reader
 from yolive.moderation.policy.levels import current_levels
 from yolive.moderation.policy.terms import TermHit, TermMatcher, current_matcher
@@ -67,7 +68,8 @@ def learned_finding(forms: list[str], found: list[Finding]) -> Finding | None:
     """The learned reader's hold, where it is confident and no rule has already found its category."""
     if settings.MODERATION_LEARNED_HOLD_AT > 1.0:
         return None
-    reading = learned_reader().read(forms, at_least=settings.MODERATION_LEARNED_HOLD_AT)
+    hold_at = HoldAt(settings.MODERATION_LEARNED_HOLD_AT, settings.MODERATION_LEARNED_HOLD_MINORS_AT)
+    reading = learned_reader().read(forms, hold_at)
     if reading is None:
         return None
     category = Category(reading.category)

@@ -2,11 +2,13 @@
 
     python -m yolive.moderation.policy.learned.crossval
 
-1. The threshold: five grouped folds over train and dev (a disguised copy stays in its prompt's fold; the
-   everyday prompts are in every training fold). Each prompt is scored by a reader that never saw it, and the
-   threshold is the lowest probability of harm at which at most 1 % of the benign prompts the rules approve
-   would be held (`BENIGN_HELD_AT_MOST`).
-2. At that threshold: of the benign prompts the rules approve, how many it holds; of the harmful prompts the
+1. The thresholds: five grouped folds over train and dev (a disguised copy stays in its prompt's fold; the
+   everyday prompts are in every training fold). Each prompt is scored by a reader that never saw it. Two
+   thresholds, one for what it reads as children's harm and one for the rest, held together to at most 1 %
+   of the benign prompts the rules approve (`BENIGN_HELD_AT_MOST`): of the pairs that keep to it, the one
+   that holds the most harmful prompts out of fold, a minors one counted as `MINORS_WEIGHT` (the goals allow
+   no minors prompt approved).
+2. At those thresholds: of the benign prompts the rules approve, how many it holds; of the harmful prompts the
    rules approve, how many. The rules were built against train and dev, so they approve few of its harmful
    prompts; the harmful prompts each scored-once list had approved at its first score (first_score_misses.tsv)
    are what rules miss on wording nobody wrote down, and each is scored by a reader trained without its list.
@@ -24,9 +26,14 @@ from pathlib import Path
 import numpy as np
 
 from yolive.moderation.policy import corpus
+from yolive.moderation.policy.learned import reader
+from yolive.moderation.policy.learned.reader import HoldAt, LearnedReader
 
 FOLDS = 5
 BENIGN_HELD_AT_MOST = 0.01
+MINORS_WEIGHT = 3
+# The minors thresholds tried, from the lowest up to the other threshold.
+MINORS_FROM, MINORS_STEP = 0.3, 0.01
 MISSES = Path(__file__).with_name("first_score_misses.tsv")
 
 
@@ -53,20 +60,34 @@ def rules_decisions(examples: list[corpus.Example]) -> list[str]:
     return [verdict_for(read_text(e.text, matcher, learned=False), levels).decision for e in examples]
 
 
-def out_of_fold(examples: list[corpus.Example]) -> np.ndarray:
+@dataclass(frozen=True)
+class Scores:
+    harm: np.ndarray  # the probability of harm at all, per prompt
+    minors: np.ndarray  # whether the likeliest harm it reads is children's harm, per prompt
+
+    def held(self, hold_at: HoldAt) -> np.ndarray:
+        return self.harm >= np.where(self.minors, hold_at.minors, hold_at.other)
+
+
+def scored(model: LearnedReader, texts: list[str]) -> Scores:
+    probabilities = [model.probabilities(reader.forms_of(t)) for t in texts]
+    minors = [model.classes[model.likeliest_harm(p)] == reader.MINORS for p in probabilities]
+    return Scores(np.array([1.0 - p[model.benign] for p in probabilities]), np.array(minors, dtype=bool))
+
+
+def out_of_fold(examples: list[corpus.Example]) -> Scores:
     from sklearn.model_selection import StratifiedGroupKFold
 
-    from yolive.moderation.policy.learned import reader, training
+    from yolive.moderation.policy.learned import training
 
     labels = [training.label_of(e) for e in examples]
     groups = [e.disguise_of or e.text for e in examples]
-    scores = np.zeros(len(examples))
+    harm, minors = np.zeros(len(examples)), np.zeros(len(examples), dtype=bool)
     folds = StratifiedGroupKFold(FOLDS, shuffle=True, random_state=reader.SEED)
     for kept, left_out in folds.split(examples, labels, groups):
-        model = training.train([examples[i] for i in kept])
-        for i in left_out:
-            scores[i] = model.harm(reader.forms_of(examples[i].text))
-    return scores
+        fold = scored(training.train([examples[i] for i in kept]), [examples[i].text for i in left_out])
+        harm[left_out], minors[left_out] = fold.harm, fold.minors
+    return Scores(harm, minors)
 
 
 def threshold_for(benign_scores: np.ndarray, at_most: float = BENIGN_HELD_AT_MOST) -> float:
@@ -76,9 +97,31 @@ def threshold_for(benign_scores: np.ndarray, at_most: float = BENIGN_HELD_AT_MOS
     return float(np.nextafter(ranked[allowed], 1.0)) if allowed < len(ranked) else 0.0
 
 
-def misses_held(examples: list[corpus.Example], threshold: float) -> list[tuple[Miss, bool]]:
+def thresholds_for(scores: Scores, benign: np.ndarray, weights: np.ndarray) -> HoldAt:
+    """Of the (other, minors) pairs that hold at most `BENIGN_HELD_AT_MOST` of the benign prompts (a mask),
+    the one that holds the most weight of the others (each harmful prompt's weight, 0 for a benign one); a tie
+    goes to the higher minors threshold, which holds fewer."""
+    allowed = int(BENIGN_HELD_AT_MOST * benign.sum())
+    single = threshold_for(scores.harm[benign])
+    best = HoldAt(single, single)  # one threshold for all
+    best_held = float(weights @ scores.held(best))
+    for minors_at in np.arange(MINORS_FROM, best.other, MINORS_STEP)[::-1]:
+        by_minors = benign & scores.minors & (scores.harm >= minors_at)
+        rest = np.sort(scores.harm[benign & ~scores.minors])[::-1]  # held at the other threshold
+        left = allowed - int(by_minors.sum())
+        if left < 0:
+            break  # lower minors thresholds hold more benign prompts still
+        other = float(np.nextafter(rest[left], 1.0)) if left < len(rest) else 0.0
+        candidate = HoldAt(other, float(minors_at))
+        held = float(weights @ scores.held(candidate))
+        if held > best_held:
+            best, best_held = candidate, held
+    return best
+
+
+def misses_held(examples: list[corpus.Example], hold_at: HoldAt) -> list[tuple[Miss, bool]]:
     """Each first-score miss, scored by a reader trained on train and dev less the list it came from."""
-    from yolive.moderation.policy.learned import reader, training
+    from yolive.moderation.policy.learned import training
 
     out = []
     for name in ("second", "third", "fourth"):
@@ -86,8 +129,8 @@ def misses_held(examples: list[corpus.Example], threshold: float) -> list[tuple[
         mine = [m for m in first_score_misses() if m.list_name == name]
         if not {m.text for m in mine} <= {e.text for e in examples if e.source == source}:
             raise ValueError(f"first_score_misses.tsv names prompts that {source} no longer holds")
-        model = training.train([e for e in examples if e.source != source])
-        out += [(m, model.harm(reader.forms_of(m.text)) >= threshold) for m in mine]
+        held = scored(training.train([e for e in examples if e.source != source]), [m.text for m in mine])
+        out += list(zip(mine, held.held(hold_at).tolist(), strict=True))
     return out
 
 
@@ -102,17 +145,18 @@ def _table(title: str, rows: Counter, held: Counter) -> str:
 
 
 def report(
-    examples: list[corpus.Example], decisions: list[str], scores: np.ndarray, misses: list[tuple[Miss, bool]]
+    examples: list[corpus.Example], decisions: list[str], scores: Scores, misses: list[tuple[Miss, bool]]
 ) -> str:
-    benign = [i for i, e in enumerate(examples) if not e.harmful and decisions[i] == "allow"]
-    threshold = threshold_for(scores[benign])
+    benign_mask = np.array([not e.harmful and d == "allow" for e, d in zip(examples, decisions, strict=True)])
+    hold_at = thresholds_for(scores, benign_mask, weights_of(examples))
+    benign = np.flatnonzero(benign_mask).tolist()
     passed = [i for i, e in enumerate(examples) if e.harmful and decisions[i] == "allow"]
     harmful = [i for i, e in enumerate(examples) if e.harmful]
-    held = scores >= threshold
+    held = scores.held(hold_at)
     caught = sum(h for _, h in misses)
     lines = [
-        f"Threshold (at most {100 * BENIGN_HELD_AT_MOST:g} % of the benign prompts the rules approve held, "
-        f"out of fold): {threshold:.3f}",
+        f"Thresholds (at most {100 * BENIGN_HELD_AT_MOST:g} % of the benign prompts the rules approve held, "
+        f"out of fold): {hold_at.other:.3f}, and {hold_at.minors:.3f} where it reads children's harm",
         f"Benign prompts the rules approve, held: {_share(int(held[benign].sum()), len(benign))}",
         f"Harmful prompts of train and dev the rules approve, held: "
         f"{_share(int(held[passed].sum()), len(passed))}",
@@ -136,6 +180,13 @@ def report(
     return "\n".join(lines)
 
 
+def weights_of(examples: list[corpus.Example]) -> np.ndarray:
+    """What holding each prompt is worth when the thresholds are chosen: a harmful one 1, a minors one
+    `MINORS_WEIGHT`, a benign one nothing (the benign budget bounds those)."""
+    weights = [(MINORS_WEIGHT if e.category == reader.MINORS else 1) * e.harmful for e in examples]
+    return np.array(weights, dtype=float)
+
+
 def main(argv: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yolive.settings")
     import django
@@ -146,8 +197,8 @@ def main(argv: list[str]) -> int:
     examples = training.corpus_examples()
     decisions = rules_decisions(examples)
     scores = out_of_fold(examples)
-    benign = [i for i, e in enumerate(examples) if not e.harmful and decisions[i] == "allow"]
-    misses = misses_held(examples, threshold_for(scores[benign]))
+    benign = np.array([not e.harmful and d == "allow" for e, d in zip(examples, decisions, strict=True)])
+    misses = misses_held(examples, thresholds_for(scores, benign, weights_of(examples)))
     print(report(examples, decisions, scores, misses))
     return 0
 

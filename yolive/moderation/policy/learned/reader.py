@@ -22,6 +22,7 @@ from yolive.moderation.policy.harm.categories import Category
 from yolive.moderation.policy.text import normalize, reading_forms
 
 BENIGN = "benign"
+MINORS = Category.MINORS.value
 HARMS: tuple[str, ...] = tuple(c.value for c in Category if c != Category.LANGUAGE)
 SEED = 45
 # A word carried the reading if its n-grams gave at least this share of the strongest word's push.
@@ -119,6 +120,19 @@ class Block:
 
 
 @dataclass(frozen=True)
+class HoldAt:
+    """The probability of harm from which a reading holds, by the category it reads: lower for children's
+    harm, whose words are those of children's play, so it scores lower than other harm said as plainly; a
+    held prompt costs a moderator one click, a child's harm approved is the miss the goals allow none of."""
+
+    other: float
+    minors: float
+
+    def __call__(self, category: str) -> float:
+        return self.minors if category == MINORS else self.other
+
+
+@dataclass(frozen=True)
 class Reading:
     category: str  # the most likely category of harm
     harm: float  # the probability that it is harmful at all (1 - P(benign))
@@ -189,16 +203,20 @@ class LearnedReader:
         """The probability that the prompt whose reading forms these are is harmful at all."""
         return float(1.0 - self.probabilities(forms)[self.benign])
 
-    def read(self, forms: list[str], at_least: float = 0.0) -> Reading | None:
+    def read(self, forms: list[str], hold_at: HoldAt | None = None) -> Reading | None:
         """The most likely category of harm, the probability of harm and the words that carried it; None
-        below `at_least` (the words are worked out only for a prompt that is read as harm)."""
+        below the category's `hold_at` (the words are worked out only for a prompt that is held)."""
         probabilities = self.probabilities(forms)
         harm = float(1.0 - probabilities[self.benign])
-        if harm < at_least:
+        best = self.likeliest_harm(probabilities)
+        if hold_at is not None and harm < hold_at(self.classes[best]):
             return None
-        harms = [i for i in range(len(self.classes)) if i != self.benign]
-        best = max(harms, key=lambda i: probabilities[i])
         return Reading(self.classes[best], harm, self.words_for(forms, best))
+
+    def likeliest_harm(self, probabilities: np.ndarray) -> int:
+        """The class of harm (not benign) most likely among these probabilities."""
+        harms = [i for i in range(len(self.classes)) if i != self.benign]
+        return max(harms, key=lambda i: probabilities[i])
 
     def words_for(self, forms: list[str], klass: int) -> tuple[str, ...]:
         """The words whose n-grams push hardest from benign towards the class, as read (disguises undone)."""
