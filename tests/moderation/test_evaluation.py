@@ -17,12 +17,11 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "moderation.md"
 NEW_CATEGORIES = {Category.WEAPONS, Category.DRUGS, Category.PERSONAL, Category.EXTREMISM}
 
 
-# The test split as written (commit c84f6dd), by someone who never saw the gate: what a fresh list scores.
+# The test split (two lists written by people who never saw the gate): what a fresh list scores.
 NOT_MET_ON_A_FRESH_LIST = pytest.mark.xfail(
     strict=True,
-    reason="not met on the test split, written by someone who never saw the gate (docs/moderation.md): "
-    "harmful approved 13.9 % of 244 (20.9 % as first scored, before the learned reader), minors 11.1 %, "
-    "benign stopped 4.2 % of 142, extremism caught 56 %",
+    reason="not met on the test split, written by people who never saw the gate (docs/moderation.md): "
+    "harmful approved 9.1 % of 496, minors 1.6 % of 61, benign stopped 6.3 % of 286, extremism caught 82 %",
 )
 
 

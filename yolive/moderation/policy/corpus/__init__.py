@@ -7,12 +7,13 @@ veiled copy of a training prompt.
 
 How the splits came to be: the written prompts were split once by a seed (`SEED`) into train (45 %), dev
 (20 %) and test (35 %). That test split was scored once, as it was (commit d5827dc), and then built against,
-so it is dev now. So are the later test splits, each written after the one before had been scored and
-scored once as written before any change made for it: `scored_once_second.tsv` (commit 1e81d83),
+so it is dev now. So are the later test splits, each written after the one before had been scored and scored
+once as written before any change made for it: `scored_once_second.tsv` (commit 1e81d83),
 `scored_once_third.tsv` (c8e2c94) and `scored_once_fourth.tsv` (ee2275c; docs/moderation.md gives every
-first score). `test.tsv`, written by someone who never saw the gate or the corpus after the fourth's misses
-had been fixed and scored once at commit c84f6dd, is the test split. `rules_built_with.tsv` (the earlier
-evaluation set) was in view while the rules were written, so it is training data only.
+first score). `test.tsv`, the test split, holds two lists written by people who never saw the gate or the
+corpus: the fifth, written after the fourth's misses had been fixed and scored once at commit c84f6dd, and
+the sixth, scored once at commit 1a976d3. `rules_built_with.tsv` (the earlier evaluation set) was in view
+while the rules were written, so it is training data only.
 
 The test split is read by the evaluation command (`python -m yolive.moderation.policy.evaluate`) and nothing
 else: build with train and dev.
