@@ -3,19 +3,21 @@
     python -m benchmarks.block_stream [--clips 12] [--warmup 2] [--seconds 10] [--window 6] [--folder PATH]
         [--threads 1]
 
-A new prompt a clip, as the crowd's rounds give, through three renderers of the world model taking turns clip
+A new prompt a clip, as the crowd's rounds give, through four renderers of the world model taking turns clip
 by clip, each given the previous clip's last frames as the worker gives them (`GENERATION_CONTINUITY_FRAMES`):
 - bidirectional: generation/renderer.py as the worker runs it by default (its caches; the previous clip's
-  lead frames encoded again and denoised with the clip);
+  lead frames encoded again and denoised with the clip), decoding a few latent frames at a time;
+- bidirectional, one decode: the same, its clip decoded in one piece, as before clips aired while made;
 - blocks, re-cached: generation/block_renderer.py (`GENERATION_BLOCKS`), the stream going on in its cache,
   the window re-cached with each clip's prompt;
 - blocks, not re-cached: the same with `GENERATION_RECACHE` off.
 Reported after `--warmup` clips: a clip's render seconds (p50: all, denoising, decoding) and their ratio to
-the bidirectional path's; the seam, the mean absolute difference (grey levels) between a clip's first frame
-and the previous clip's last, beside the same between neighbouring frames inside the clips (p50 and p95);
-the block cache's bytes and the process's resident memory after the warm-up and at the end. `--folder` reads
-another model folder (a fine-tune from lab.experiments.diffusion_forcing); the shipped weights were trained
-bidirectionally, so with them the block path's pictures are not the point, its costs are.
+the bidirectional path's; when its first frames were handed on (from them a clip may go on air); the seam, the
+mean absolute difference (grey levels) between a clip's first frame and the previous clip's last, beside the
+same between neighbouring frames inside the clips (p50 and p95); the block cache's bytes and the process's
+resident memory after the warm-up and at the end. `--folder` reads another model folder (a fine-tune from
+lab.experiments.diffusion_forcing); the shipped weights were trained bidirectionally, so with them the block
+path's pictures are not the point, its costs are.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import time
 from pathlib import Path
 
 import numpy as np
@@ -76,17 +79,20 @@ def main() -> None:
     blocks = BlockSettings(sink=args.sink, window=args.window)
     renderers: dict[str, Renderer] = {  # each on its own copy of the model: they hook its attention
         "bidirectional": Renderer(preset, build(args.folder), CacheSettings()),
+        "bidirectional, one decode": Renderer(preset, build(args.folder), CacheSettings()),
         "blocks, re-cached": BlockRenderer(preset, build(args.folder), CacheSettings(), blocks),
         "blocks, not re-cached": BlockRenderer(
             preset, build(args.folder), CacheSettings(), BlockSettings(args.sink, args.window, recache=False)
         ),
     }
+    renderers["bidirectional, one decode"].first_latents = 10**6
     print(
         f"world model from {args.folder}, {args.clips} clips of {args.seconds} s at {WIDTH}x{HEIGHT} "
         f"{FPS} fps, a cache of {args.sink} sink + {args.window} frames, "
         f"{torch.get_num_threads()} torch threads, {os.cpu_count()} CPUs\n"
     )
     seconds: dict[str, list[dict[str, float]]] = {name: [] for name in renderers}
+    first_frames: dict[str, list[float]] = {name: [] for name in renderers}
     seams: dict[str, list[float]] = {name: [] for name in renderers}
     motion: dict[str, list[float]] = {name: [] for name in renderers}
     last: dict[str, np.ndarray | None] = dict.fromkeys(renderers)
@@ -105,10 +111,13 @@ def main() -> None:
                 condition=None if before is None else before[-renderer.condition_frames(FPS, LEAD) :],
                 condition_lead=LEAD,
             )
-            result = renderer.render(request)
+            handed: list[float] = []
+            started = time.perf_counter()
+            result = renderer.render(request, on_frames=lambda *_, at=handed: at.append(time.perf_counter()))
             assert result.frames is not None
             if clip >= args.warmup and before is not None:
                 seconds[name].append(result.timings)
+                first_frames[name].append(handed[0] - started)
                 seams[name].append(seam(before, result.frames))
                 motion[name].extend(differences(result.frames))
             last[name] = result.frames
@@ -121,14 +130,16 @@ def main() -> None:
 
     base = p50("bidirectional", "total")
     print(
-        "| path | 10 s clip p50 (denoise, decode) | against bidirectional | seam | inside clips p50 / p95 |"
+        "| path | 10 s clip p50 (denoise, decode) | against bidirectional | first frames p50 | seam "
+        "| inside clips p50 / p95 |"
     )
-    print("| --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- |")
     for name in renderers:
         total, inside = p50(name, "total"), np.percentile(motion[name], [50, 95])
         print(
             f"| {name} | {total:.2f} s ({p50(name, 'denoising'):.2f}, {p50(name, 'decoding'):.2f}) | "
-            f"{total / base:.2f}x | {statistics.mean(seams[name]):.1f} | {inside[0]:.1f} / {inside[1]:.1f} |"
+            f"{total / base:.2f}x | {statistics.median(first_frames[name]):.2f} s | "
+            f"{statistics.mean(seams[name]):.1f} | {inside[0]:.1f} / {inside[1]:.1f} |"
         )
     cached = renderers["blocks, re-cached"]
     assert isinstance(cached, BlockRenderer)
@@ -136,7 +147,7 @@ def main() -> None:
         f"\nblock cache: {cached.cache.pages_in_use} of {args.sink + args.window} frames held, "
         f"{cached.cache.bytes / 2**10:.0f} KiB, {cached.cache.counters.evictions} frames evicted; resident "
         f"memory {memory.get('warm', 0) / 2**20:.0f} MiB after the warm-up, {memory['end'] / 2**20:.0f} MiB "
-        f"after {args.clips} clips (all three renderers)"
+        f"after {args.clips} clips (all four renderers)"
     )
 
 

@@ -7,14 +7,15 @@ redis-server, a temporary VAR_DIR with its SQLite file and HLS folder, a free po
 One viewer socket listens as a viewer's page does; each round's winner (a house prompt: nobody writes one)
 is followed through the events every viewer gets:
 - `round_closed`: the crowd's choice is made;
-- `clip` with status `ready`: the render is done;
 - `now_playing`: the broadcaster's cue that the clip reaches viewers, sent when the player's hold-back
   behind the live edge has passed since its first segment was listed (streaming/publisher.py).
+From the database: when each winner could air (`Clip.airable_at`: whole, or with `AIR_WHILE_RENDERING` far
+enough made) and when it was whole (`ready_at`), from its clip's creation at the close.
 With `--player`, the viewer page also plays the stream in Chromium (hls.js, as a viewer's browser does), and
 the clip reaches the screen when the player starts its first segment (the clip's archive names it).
 The first `--warm-up` rounds are left out (the worker loads the model, the stream starts on filler).
-Prints one line a round and p50 / max of close -> ready, ready -> now playing and close -> now playing
-(and close -> on screen, now playing -> on screen).
+Prints one line a round and p50 / max of close -> now playing, close -> airable and close -> ready (and
+close -> on screen, now playing -> on screen).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from websockets.asyncio.client import connect
@@ -53,14 +55,13 @@ class Round:
     """Wall-clock times (epoch seconds) of one round's winner, as a viewer learns and sees them."""
 
     closed: float | None = None
-    ready: float | None = None
     playing: float | None = None
     clip_id: int | None = None
     first_segment: int | None = None  # its media sequence number (--player)
     on_screen: float | None = None  # the player entered the clip's first segment (--player)
 
     def complete(self) -> bool:
-        return None not in (self.closed, self.ready, self.playing)
+        return None not in (self.closed, self.playing)
 
 
 @dataclass
@@ -128,7 +129,7 @@ class Channel:
 
 
 async def follow(url: str, rounds: int, warm_up: int, deadline: float) -> dict[int, Round]:
-    """Round number -> when its close, its clip's readiness and its now-playing cue reached this viewer."""
+    """Round number -> when its close and its now-playing cue reached this viewer."""
     seen: dict[int, Round] = {}
     first: int | None = None
     async with connect(url, origin="http://127.0.0.1") as socket:  # type: ignore[arg-type]
@@ -144,12 +145,9 @@ async def follow(url: str, rounds: int, warm_up: int, deadline: float) -> dict[i
                 number = event["number"]
                 first = number if first is None else first
                 seen.setdefault(number, Round()).closed = now
-            elif kind == "clip" and event["status"] == "ready":
-                record = seen.setdefault(event["round_number"], Round())
-                record.ready, record.clip_id = now, event["clip_id"]
             elif kind == "now_playing":
                 record = seen.setdefault(event["round_number"], Round())
-                record.playing = now
+                record.playing, record.clip_id = now, event["clip_id"]
                 if record.complete():
                     print(line(event["round_number"], record), flush=True)
             if first is not None:
@@ -201,14 +199,30 @@ def first_segment(hls_dir: Path, clip_id: int, within_s: float = 30) -> int | No
 
 
 def render_stages(workdir: Path, clip_ids: list[int]) -> str:
-    """Median seconds of each stage the worker timed (Clip.timings), over the measured clips."""
+    """p50 / max from the close (the clip's creation) to airable and to ready, and the median seconds of each
+    stage the worker timed (Clip.timings), over the measured clips."""
     with contextlib.closing(sqlite3.connect(workdir / "yolive.sqlite3")) as db:
         marks = ",".join("?" * len(clip_ids))
-        rows = db.execute(f"SELECT timings FROM voting_clip WHERE id IN ({marks})", clip_ids).fetchall()
-    timings = [json.loads(row[0]) for row in rows if row[0]]
+        rows = db.execute(
+            f"SELECT created_at, airable_at, ready_at, timings FROM voting_clip WHERE id IN ({marks})",
+            clip_ids,
+        ).fetchall()
+
+    def since_close(row: tuple[str, ...], at: int) -> float:
+        return (datetime.fromisoformat(row[at]) - datetime.fromisoformat(row[0])).total_seconds()
+
+    lines = [
+        figures(f"close -> {name}", [since_close(row, at) for row in rows if row[at]])
+        for name, at in (("airable", 1), ("ready", 2))
+    ]
+    timings = [json.loads(row[3]) for row in rows if row[3]]
     stages = [k for k in timings[0] if k != "seconds"] if timings else []
     medians = (f"{k} {statistics.median(t.get(k, 0.0) for t in timings):.2f}" for k in stages)
-    return "render stages, median s: " + ", ".join(medians)
+    return "\n".join([*lines, "render stages, median s: " + ", ".join(medians)])
+
+
+def figures(name: str, values: list[float]) -> str:
+    return f"{name}: p50 {statistics.median(values):.2f} s, max {max(values):.2f} s" if values else name
 
 
 async def measure(channel: Channel, args: argparse.Namespace) -> dict[int, Round]:
@@ -238,23 +252,13 @@ async def measure(channel: Channel, args: argparse.Namespace) -> dict[int, Round
 
 
 def line(number: int, r: Round) -> str:
-    assert r.closed is not None and r.ready is not None and r.playing is not None
-    return (
-        f"round {number:>3}: close -> ready {r.ready - r.closed:5.2f} s, ready -> now playing "
-        f"{r.playing - r.ready:5.2f} s, close -> now playing {r.playing - r.closed:5.2f} s"
-    )
+    assert r.closed is not None and r.playing is not None
+    return f"round {number:>3}: close -> now playing {r.playing - r.closed:5.2f} s"
 
 
 def summary(rounds: dict[int, Round]) -> str:
-    def figures(name: str, values: list[float]) -> str:
-        return f"{name}: p50 {statistics.median(values):.2f} s, max {max(values):.2f} s"
-
     rs = list(rounds.values())
-    parts = [
-        figures("close -> ready", [r.ready - r.closed for r in rs]),  # type: ignore[operator]
-        figures("ready -> now playing", [r.playing - r.ready for r in rs]),  # type: ignore[operator]
-        figures("close -> now playing", [r.playing - r.closed for r in rs]),  # type: ignore[operator]
-    ]
+    parts = [figures("close -> now playing", [r.playing - r.closed for r in rs])]  # type: ignore[operator]
     seen = [r.on_screen - r.closed for r in rs if r.on_screen is not None]  # type: ignore[operator]
     if seen:
         parts.append(figures(f"close -> on screen in Chromium ({len(seen)} rounds)", seen))

@@ -32,6 +32,13 @@ import numpy as np
 import torch
 
 from generation.block_causal import BlockCausal, cache_for, grid_of, make_blocks, unpacked
+from generation.frame_stream import (
+    ChunkedDecoder,
+    ClipFrames,
+    FramesCallback,
+    StreamFrames,
+    resize,
+)
 from generation.kv_cache import FrameKVCache
 from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
 from generation.pipeline import velocity
@@ -45,9 +52,7 @@ from generation.renderer import (
     RenderRequest,
     RenderResult,
     StepCallback,
-    resize,
     stage_timings,
-    to_rate,
 )
 
 log = logging.getLogger(__name__)
@@ -87,11 +92,16 @@ class BlockRenderer(Renderer):
     def cache(self) -> FrameKVCache:
         return self.causal.cache
 
-    def render(self, request: RenderRequest, on_step: StepCallback | None = None) -> RenderResult:
+    def render(
+        self,
+        request: RenderRequest,
+        on_step: StepCallback | None = None,
+        on_frames: FramesCallback | None = None,
+    ) -> RenderResult:
         levels: list[int] = []
         while True:
             try:
-                result = self._render_once(request, on_step, degraded=False)
+                result = self._render_once(request, on_step, on_frames, degraded=False)
                 result.oom_levels = levels
                 return result
             except torch.OutOfMemoryError:
@@ -124,7 +134,11 @@ class BlockRenderer(Renderer):
         self.latents, self.next_frame, self.last_picture = {}, 0, None
 
     def _render_once(
-        self, request: RenderRequest, on_step: StepCallback | None, degraded: bool
+        self,
+        request: RenderRequest,
+        on_step: StepCallback | None,
+        on_frames: FramesCallback | None,
+        degraded: bool,
     ) -> RenderResult:
         started = time.perf_counter()
         render_fps = self.render_fps(request.fps)
@@ -138,53 +152,68 @@ class BlockRenderer(Renderer):
         before = asdict(self.cache.counters)
         start = self._start(request, prompt)
         if start == "new":
-            count, dropped = (
-                1 + math.ceil((self.preset.lead_frames + kept - 1) / ratio),
-                self.preset.lead_frames,
-            )
+            dropped = self.preset.lead_frames
+            count = 1 + math.ceil((dropped + kept - 1) / ratio)
         else:
-            count, dropped = math.ceil(kept / ratio), 1  # the seam's frame: the clip before's last latent
+            dropped, count = 0, math.ceil(kept / ratio)
         frames = range(self.next_frame, self.next_frame + count)
-        seam = [] if start == "new" else [self.latents[frames.start - 1]]
+        seam = None if start == "new" else self.latents[frames.start - 1]
         self.causal.rebase(frames.start)
         sigmas = [t / 1000 for t in self.preset.timesteps]
         channels = self.pipe.transformer.config.in_channels
         generator = torch.Generator().manual_seed(request.seed)
-        made: list[torch.Tensor] = []
+        # Blending up to the stream's rate is cheaper before scaling up to its size, as in the renderer.
+        size = (request.width, request.height)
+        if render_fps != request.fps:
+            size = self.preset.pipeline_size(*size)
+        # Each block is decoded as the chunk it completes is whole, so the clip's frames come while its
+        # later blocks denoise; a seam's picture (the clip before's last) is decoded for context and dropped.
+        clip = ClipFrames(
+            ChunkedDecoder(
+                lambda part: self.preset.decode(self.pipe, part, *size),
+                before=None if seam is None else unpacked([seam], self.grid),
+                first=(dropped - 1) // ratio + 1 + self.first_latents if seam is None else self.first_latents,
+            ),
+            StreamFrames(
+                dropped=dropped,
+                kept=kept,
+                rendered_fps=render_fps,
+                fps=request.fps,
+                count=request.num_frames,
+                width=request.width,
+                height=request.height,
+            ),
+            on_frames,
+        )
+        made = 0
         interrupted = False
         blocks = make_blocks(
             self.causal, prompt, frames, sigmas, channels, generator, self.blocks.context_noise
         )
         for frame, block in zip(frames, blocks, strict=False):
-            made.append(block)
+            made += 1
             self.latents[frame] = block
-            if on_step is not None and on_step(len(made), count):
+            if on_step is not None and on_step(made, count):
                 interrupted = True
                 break
+            clip.push(unpacked([block], self.grid))
         self.latents = {f: self.latents[f] for f in self.cache.held(before=frames.stop)}  # flat memory
-        denoised = time.perf_counter()
 
         picture = None
         if interrupted:
             self.forget()  # the cache holds a clip that will not air
         else:
-            # Blending up to the stream's rate is cheaper before scaling up to its size, as in the renderer.
-            size = (request.width, request.height)
-            if render_fps != request.fps:
-                size = self.preset.pipeline_size(*size)
-            video = self.preset.decode(self.pipe, unpacked([*seam, *made], self.grid), *size)
-            rated = to_rate(
-                video[dropped : dropped + kept].numpy(), render_fps, request.fps, request.num_frames
-            )
-            picture = resize(rated, request.width, request.height)
+            picture = clip.finish()
             self.next_frame, self.last_picture = frames.stop, picture[-1].copy()
+        # The decode ran between the blocks: its seconds are the decoding stage's, the rest denoising's.
         decoded = time.perf_counter()
+        denoised = decoded - clip.decoder.seconds
 
         counters = asdict(self.cache.counters)
         cache_stats: dict[str, Any] = {
             "embedding_hit": self.embeddings.stats.hits > hits_before,
             "embedding_hit_rate": round(self.embeddings.stats.hit_rate, 4),
-            "blocks": len(made),
+            "blocks": made,
             "start": start,
             "kv_cache": {
                 **{name: counters[name] - before[name] for name in counters},

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from yolive.clips import lifecycle
-from yolive.clips.frames import frames_path, frames_shape, last_frames, store_frames
+from yolive.clips.frames import GrowingFrames, airable, frames_path, frames_shape, last_frames
 from yolive.clips.models import Clip
 from yolive.plumbing import keys as redis_keys
 from yolive.plumbing.redis_client import get_redis
@@ -130,20 +130,28 @@ def _adopt(clip: Clip) -> str:
 
 def _render(clip: Clip) -> str:
     from generation.loader import get_renderer
+
+    try:
+        # Before this thread imports diffusers: the model loader's thread may be importing it, and a module
+        # imported by two threads at once is seen half initialised (an ImportError of a circular import).
+        renderer = get_renderer()  # a model that cannot be built fails the clip, not the worker
+    except Exception as exc:
+        return _fail(clip, exc)
+
     from generation.renderer import OutOfMemoryGiveUp, RenderRequest
 
     queue_wait = (clip.started_at - clip.created_at).total_seconds() if clip.started_at else 0.0
     fps, width, height = _clip_format(clip)
     lead = settings.GENERATION_CONTINUITY_FRAMES
 
-    def build_request(renderer: Any) -> RenderRequest:
+    def build_request() -> RenderRequest:
         return RenderRequest(
             prompt=clip.prompt.text,
             seed=clip.seed,
             width=width,
             height=height,
             fps=fps,
-            num_frames=settings.CLIP_SECONDS * fps,
+            num_frames=num_frames,
             condition=previous_frames(clip, renderer.condition_frames(fps, lead)),
             condition_lead=lead,
         )
@@ -153,11 +161,27 @@ def _render(clip: Clip) -> str:
         now = lifecycle.report_progress(clip.id, done / total)
         return now is None or now.skip_requested
 
+    num_frames = settings.CLIP_SECONDS * fps
+    growing = GrowingFrames(clip.id, (num_frames, height, width, 3))
+    storing = 0.0
+    airable_at = None
+
+    def on_frames(start: int, frames: Any) -> None:
+        """Frames to the store as they are made, and their count to the broadcaster, which may air them."""
+        nonlocal storing, airable_at
+        began = time.perf_counter()
+        growing.write(frames, start)
+        fields = {}
+        if airable_at is None and airable(growing.made, num_frames, fps):
+            airable_at = fields["airable_at"] = timezone.now()
+        lifecycle.report_frames(clip.id, str(growing.path), growing.made, **fields)
+        storing += time.perf_counter() - began
+
     try:
-        renderer = get_renderer()  # inside: a model that cannot be built fails the clip, not the worker
-        request = build_request(renderer)
-        result = renderer.render(request, on_step)
+        request = build_request()
+        result = renderer.render(request, on_step, on_frames)
     except OutOfMemoryGiveUp as exc:
+        growing.discard()
         for level in exc.levels:
             _count_oom(level)
         _finish(clip, Clip.Status.FAILED, error=str(exc))
@@ -166,33 +190,36 @@ def _render(clip: Clip) -> str:
         restart_worker_process()
         return "failed"
     except Exception as exc:
-        log.exception("clip %s failed", clip.id)
-        _finish(clip, Clip.Status.FAILED, error=f"{type(exc).__name__}: {exc}")
-        return "failed"
+        growing.discard()
+        return _fail(clip, exc)
     for level in result.oom_levels:
         _count_oom(level)
     if result.interrupted or result.frames is None:
+        growing.discard()
         _finish(clip, Clip.Status.SKIPPED, timings=result.timings, cache_stats=result.cache_stats)
         return "skipped"
-    started = time.perf_counter()
-    path = store_frames(clip.id, result.frames)
-    storing = time.perf_counter() - started
+    began = time.perf_counter()
+    path = growing.finish()
+    finishing = time.perf_counter() - began
     count, height, width, _ = result.frames.shape
     timings = {
         "queue_wait": round(queue_wait, 4),
         **result.timings,
-        "storing": round(storing, 4),
-        "total": round(result.timings["total"] + storing, 4),  # the worker's time on the clip, all in
+        # Frames are stored as they are decoded: storing overlaps decoding, and only finishing adds to it.
+        "storing": round(storing + finishing, 4),
+        "total": round(result.timings["total"] + finishing, 4),  # the worker's time on the clip, all in
     }
     cache_stats = {
         **result.cache_stats,
         "continuity": request.condition is not None,
         "oom_levels": result.oom_levels,
     }
+    now = timezone.now()
     _finish(
         clip,
         Clip.Status.READY,
         frames_path=str(path),
+        frames_made=count,
         num_frames=count,
         width=width,
         height=height,
@@ -200,9 +227,16 @@ def _render(clip: Clip) -> str:
         progress=1.0,
         timings=timings,
         cache_stats=cache_stats,
-        ready_at=timezone.now(),
+        airable_at=airable_at or now,
+        ready_at=now,
     )
     return "ready"
+
+
+def _fail(clip: Clip, exc: Exception) -> str:
+    log.exception("clip %s failed", clip.id)
+    _finish(clip, Clip.Status.FAILED, error=f"{type(exc).__name__}: {exc}")
+    return "failed"
 
 
 def _finish(clip: Clip, status: str, **fields: Any) -> None:

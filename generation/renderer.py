@@ -2,7 +2,8 @@
 
 A render reads as numbered steps: (1) prompt embeddings from the cache, (2) denoise to latents with the
 step cache and the text K/V cache in place, reporting every step and obeying a stop request through the
-pipeline's interrupt flag, (3) decode to frames. Out-of-memory is met in levels (see `render`).
+pipeline's interrupt flag, (3) decode to frames a few latent frames at a time, handing each run of frames
+on as it is made (generation/frame_stream.py). Out-of-memory is met in levels (see `render`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import torch
 from diffusers.pipelines.ltx.pipeline_ltx_condition import LTXVideoCondition
 
 from generation.embeddings import PromptEmbeddingCache
+from generation.frame_stream import FIRST_LATENTS, ChunkedDecoder, ClipFrames, FramesCallback, StreamFrames
 from generation.presets import Preset
 from generation.step_cache import enable_step_cache
 from generation.text_kv import TextKVStore, apply_text_kv_cache
@@ -91,28 +93,6 @@ def rendered_frames(num_frames: int, lead: int, temporal_ratio: int) -> int:
     return temporal_ratio * math.ceil((num_frames + lead - 1) / temporal_ratio) + 1
 
 
-def to_rate(frames: np.ndarray, rendered_fps: float, fps: float, count: int) -> np.ndarray:
-    """`count` frames at `fps` from frames rendered at `rendered_fps`, each a blend of its two neighbours."""
-    if rendered_fps == fps and len(frames) >= count:
-        return frames[:count]
-    position = np.arange(count) * (rendered_fps / fps)
-    before = np.minimum(position.astype(int), len(frames) - 1)
-    after = np.minimum(before + 1, len(frames) - 1)
-    weight = (position - before)[:, None, None, None].astype(np.float32)
-    blended = frames[before] * (1 - weight) + frames[after] * weight
-    return np.round(blended).astype(np.uint8)
-
-
-def resize(frames: np.ndarray, width: int, height: int) -> np.ndarray:
-    """(n, h, w, 3) uint8 scaled to (n, height, width, 3), bilinear, in uint8 (channels-last: torch's fast
-    path, several times quicker than a float round trip)."""
-    if frames.shape[1:3] == (height, width):
-        return frames
-    video = torch.from_numpy(frames).permute(0, 3, 1, 2).contiguous(memory_format=torch.channels_last)
-    scaled = torch.nn.functional.interpolate(video, size=(height, width), mode="bilinear", antialias=False)
-    return scaled.permute(0, 2, 3, 1).contiguous().numpy()
-
-
 def stage_timings(
     started: float, encoded: float, denoised: float, decoded: float, seconds: float
 ) -> dict[str, float]:
@@ -139,6 +119,9 @@ class Renderer:
             pipe.transformer, caches.step, lambda: pipe.current_timestep, self.fbc_threshold
         )
         self.attention_calls = 0
+        # Latent frames in a clip's first decode, past any lead (generation/frame_stream.py); more than a
+        # clip has decodes it in one piece, as before clips aired while they were made.
+        self.first_latents = FIRST_LATENTS
         for block in pipe.transformer.transformer_blocks:
             # Counts self-attention really computed: a step cache that skips work lowers it.
             block.attn1.to_q.register_forward_hook(self._count_attention)
@@ -168,12 +151,18 @@ class Renderer:
             )
         return condition[picks]
 
-    def render(self, request: RenderRequest, on_step: StepCallback | None = None) -> RenderResult:
-        """Out-of-memory levels: 1 free caches and retry; 2 half the steps and half the size; 3 give up."""
+    def render(
+        self,
+        request: RenderRequest,
+        on_step: StepCallback | None = None,
+        on_frames: FramesCallback | None = None,
+    ) -> RenderResult:
+        """`on_frames` gets the clip's frames as they are made (a retry gives them again from its first).
+        Out-of-memory levels: 1 free caches and retry; 2 half the steps and half the size; 3 give up."""
         levels: list[int] = []
         for level in (0, 1, 2):
             try:
-                result = self._render_once(request, on_step, degraded=level >= 2)
+                result = self._render_once(request, on_step, on_frames, degraded=level >= 2)
                 result.oom_levels = levels
                 return result
             except torch.OutOfMemoryError:
@@ -198,7 +187,11 @@ class Renderer:
             torch.cuda.empty_cache()
 
     def _render_once(
-        self, request: RenderRequest, on_step: StepCallback | None, degraded: bool
+        self,
+        request: RenderRequest,
+        on_step: StepCallback | None,
+        on_frames: FramesCallback | None,
+        degraded: bool,
     ) -> RenderResult:
         started = time.perf_counter()
         pipe, preset = self.pipe, self.preset
@@ -260,15 +253,29 @@ class Renderer:
         interrupted = bool(pipe.interrupt)
         denoised = time.perf_counter()
 
-        # 3. Decode (not when stopped: nobody will air it).
+        # 3. Decode (not when stopped: nobody will air it), a chunk at a time, the first past the lead.
         frames = None
         if not interrupted:
             # Blending up to the stream's rate is cheaper before scaling up to its size.
             size = (request.width, request.height) if render_fps == request.fps else (width, height)
-            video = preset.decode(pipe, latents, *size)[lead : lead + kept].numpy()
-            frames = resize(
-                to_rate(video, render_fps, request.fps, request.num_frames), request.width, request.height
+            lead_latents = (lead - 1) // self.temporal_ratio + 1
+            clip = ClipFrames(
+                ChunkedDecoder(
+                    lambda part: preset.decode(pipe, part, *size), first=lead_latents + self.first_latents
+                ),
+                StreamFrames(
+                    dropped=lead,
+                    kept=kept,
+                    rendered_fps=render_fps,
+                    fps=request.fps,
+                    count=request.num_frames,
+                    width=request.width,
+                    height=request.height,
+                ),
+                on_frames,
             )
+            clip.push(latents)
+            frames = clip.finish()
         decoded = time.perf_counter()
 
         kv_stats = {}

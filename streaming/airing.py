@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import close_old_connections
+from django.db.models import Q
 
 from yolive.clips import frames, lifecycle
 from yolive.clips.models import Clip
@@ -28,10 +30,23 @@ POLL_INTERVAL_S = 0.2  # a clip ready during filler waits at most this plus one 
 
 @dataclass(frozen=True)
 class ReadyClip:
+    """A clip that may go on air: whole, or rendering with enough of it made (`AIR_WHILE_RENDERING`)."""
+
     id: int
     round_number: int
     prompt: str
     frames_path: str
+    made: int | None = None  # frames written so far while it renders; None: whole
+
+
+@dataclass(frozen=True)
+class Making:
+    """How far a clip on air that is still being made has got: its frames file (it moves when the render
+    ends, or starts again elsewhere), the frames in it, and whether more are coming."""
+
+    frames_path: str
+    made: int
+    more: bool
 
 
 @dataclass(frozen=True)
@@ -49,16 +64,32 @@ class Snapshot:
     ready: list[ReadyClip] = field(default_factory=list)
     skip_requested: frozenset[int] = frozenset()
     upcoming: Upcoming | None = None
+    watched: frozenset[int] = frozenset()  # the clips on air it looked at
+    making: dict[int, Making] = field(default_factory=dict)  # those of them still being made
 
 
 def read_snapshot(watched: frozenset[int]) -> Snapshot:
+    airable = Q(status=Clip.Status.READY)
+    if settings.AIR_WHILE_RENDERING:
+        airable |= Q(status=Clip.Status.RENDERING, airable_at__isnull=False)
     ready = [
-        ReadyClip(c.id, c.round.number, c.prompt.text, str(frames.locate(c.frames_path)))
-        for c in Clip.objects.filter(status=Clip.Status.READY, skip_requested=False)
+        ReadyClip(
+            c.id,
+            c.round.number,
+            c.prompt.text,
+            str(frames.locate(c.frames_path)),
+            None if c.status == Clip.Status.READY else c.frames_made,
+        )
+        for c in Clip.objects.filter(airable, skip_requested=False)
         .select_related("round", "prompt")
         .order_by("round__number")[:4]
     ]
-    skips = frozenset(Clip.objects.filter(id__in=watched, skip_requested=True).values_list("id", flat=True))
+    on_air = Clip.objects.filter(id__in=watched)
+    skips = frozenset(on_air.filter(skip_requested=True).values_list("id", flat=True))
+    progress = {
+        c.id: Making(str(frames.locate(c.frames_path)), c.frames_made, not c.error)
+        for c in on_air.filter(ready_at__isnull=True).only("frames_path", "frames_made", "error")
+    }
     # The slate shows the clip that airs next: the one rendering, else the oldest queued.
     making = (
         Clip.objects.filter(status__in=[Clip.Status.RENDERING, Clip.Status.QUEUED], skip_requested=False)
@@ -69,7 +100,7 @@ def read_snapshot(watched: frozenset[int]) -> Snapshot:
     upcoming = (
         Upcoming(making.round.number, making.prompt.text, making.status, making.progress) if making else None
     )
-    return Snapshot(ready, skips, upcoming)
+    return Snapshot(ready, skips, upcoming, watched, progress)
 
 
 class Director(threading.Thread):

@@ -191,6 +191,9 @@ CLIPS_DIR = MEDIA_DIR / "clips"  # rendered frames, written by the worker, read 
 HLS_DIR = Path(env_str("HLS_DIR", str(VAR_DIR / "hls")))
 ARCHIVE_RETENTION_HOURS = env_int("ARCHIVE_RETENTION_HOURS", 72, minimum=0)
 SHOW_CAPTIONS = env_bool("SHOW_CAPTIONS", True)
+# A clip may go on air while its later seconds still render (yolive.clips.frames.AIR_AHEAD_S); off, only once
+# it is whole. The crowd sees its winner a render's remaining seconds sooner (docs/benchmarks.md).
+AIR_WHILE_RENDERING = env_bool("AIR_WHILE_RENDERING", True)
 TALLY_HZ = env_float("TALLY_HZ", 4.0, minimum=0.5, maximum=30.0)
 PROMPT_MAX_CHARS = env_int("PROMPT_MAX_CHARS", 200, minimum=10, maximum=2000)
 # Rate limits, per fixed window of RATE_WINDOW_SECONDS. Per-IP limits are looser: many viewers share an IP.

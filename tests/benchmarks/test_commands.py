@@ -55,7 +55,7 @@ def test_the_block_stream_benchmark_compares_the_worker_paths_clip_after_clip(ca
     with patch("sys.argv", argv):
         block_stream.main()
     out = capsys.readouterr().out
-    for path in ("bidirectional", "blocks, re-cached", "blocks, not re-cached"):
+    for path in ("bidirectional", "bidirectional, one decode", "blocks, re-cached", "blocks, not re-cached"):
         assert f"| {path} |" in out
     assert "| bidirectional | " in out and "| 1.00x |" in out
     assert "3 of 3 frames held" in out  # one sink and a window of two, full after two clips

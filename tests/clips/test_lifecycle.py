@@ -113,3 +113,27 @@ def test_a_clip_on_air_is_announced_and_its_prompt_marked_aired_with_news_for_it
         "reason": "",
         "clip_url": f"/clips/{clip.id}/",
     }
+
+
+def test_a_clip_aired_while_it_renders_keeps_its_airing_status_when_the_render_ends(tmp_path, published):
+    clip = make_clip(tmp_path, 1, status=Clip.Status.RENDERING)
+    assert lifecycle.report_frames(clip.id, "clips/.1.npy.9.partial", 72)
+    assert sent(published) == []  # frames made are no news for viewers
+    lifecycle.put_on_air(clip.id)
+    assert Clip.objects.get(id=clip.id).status == Clip.Status.ON_AIR
+
+    assert lifecycle.report_frames(clip.id, "clips/.1.npy.9.partial", 144)
+    assert lifecycle.report_progress(clip.id, 0.75) is not None  # so its render goes on
+    ended = lifecycle.finish_rendering(clip.id, Clip.Status.READY, frames_path="clips/1.npy", frames_made=240)
+    assert ended is not None
+    clip.refresh_from_db()
+    assert (clip.status, clip.frames_path, clip.frames_made) == (Clip.Status.ON_AIR, "clips/1.npy", 240)
+
+
+def test_a_render_that_fails_on_air_leaves_its_error_for_the_broadcaster(tmp_path):
+    clip = make_clip(tmp_path, 1, status=Clip.Status.ON_AIR)
+    lifecycle.finish_rendering(clip.id, Clip.Status.FAILED, error="RuntimeError: gone")
+    clip.refresh_from_db()
+    assert (clip.status, clip.error) == (Clip.Status.ON_AIR, "RuntimeError: gone")
+    done = make_clip(tmp_path, 2, status=Clip.Status.FAILED)
+    assert not lifecycle.report_frames(done.id, "clips/2.npy", 10)  # no longer made nor aired

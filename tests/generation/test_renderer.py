@@ -7,8 +7,9 @@ import dataclasses
 import numpy as np
 import pytest
 
+from generation.frame_stream import to_rate
 from generation.presets import get_preset
-from generation.renderer import OOM_COUNTS, CacheSettings, OutOfMemoryGiveUp, rendered_frames, to_rate
+from generation.renderer import OOM_COUNTS, CacheSettings, OutOfMemoryGiveUp, rendered_frames
 from tests.helpers.generation import FRAMES, SIZE, RunsOutOfMemory, request
 
 

@@ -3,6 +3,7 @@ import threading
 import time
 
 import pytest
+from django.utils import timezone
 
 from streaming import airing
 from tests.helpers.streaming import make_clip
@@ -43,3 +44,38 @@ def test_the_snapshot_names_the_clip_on_air_a_moderator_skipped(tmp_path):
     Clip.objects.update(skip_requested=True)
     assert airing.read_snapshot(frozenset({on_air.id})).skip_requested == {on_air.id}
     assert other.id not in airing.read_snapshot(frozenset()).skip_requested
+
+
+@pytest.mark.parametrize("air_while_rendering", [True, False])
+def test_a_clip_rendering_far_enough_is_listed_to_air_with_what_is_made(
+    tmp_path, settings, air_while_rendering
+):
+    settings.AIR_WHILE_RENDERING = air_while_rendering
+    started = make_clip(tmp_path, 4, status=Clip.Status.RENDERING)  # nothing made yet
+    far = make_clip(tmp_path, 5, status=Clip.Status.RENDERING)
+    Clip.objects.filter(id=far.id).update(
+        frames_path="clips/.5.npy.7.partial", frames_made=60, airable_at=timezone.now()
+    )
+    whole = make_clip(tmp_path, 6, frames=2)
+
+    ready = airing.read_snapshot(frozenset()).ready
+    listed = [(c.id, c.made) for c in ready]
+    if air_while_rendering:
+        assert listed == [(far.id, 60), (whole.id, None)]
+    else:
+        assert listed == [(whole.id, None)]
+    assert started.id not in {c.id for c in ready}
+
+
+def test_the_snapshot_follows_the_render_of_a_clip_on_air_until_it_is_whole(tmp_path):
+    on_air = make_clip(tmp_path, 4, status=Clip.Status.ON_AIR)
+    Clip.objects.filter(id=on_air.id).update(frames_path=str(tmp_path / "a.partial"), frames_made=72)
+    snapshot = airing.read_snapshot(frozenset({on_air.id}))
+    assert snapshot.watched == {on_air.id}
+    assert snapshot.making == {on_air.id: airing.Making(str(tmp_path / "a.partial"), 72, True)}
+
+    Clip.objects.filter(id=on_air.id).update(error="RuntimeError: the render stopped")
+    assert not airing.read_snapshot(frozenset({on_air.id})).making[on_air.id].more
+
+    Clip.objects.filter(id=on_air.id).update(ready_at=timezone.now(), error="")
+    assert airing.read_snapshot(frozenset({on_air.id})).making == {}  # whole

@@ -56,15 +56,20 @@ def test_the_beat_follows_the_round_before_unless_it_ended_long_ago_or_early():
     assert timing.beat_end(NOW, 10, None) == NOW + seconds(10)
 
 
-def rendered_in(number: int, took_s: float) -> None:
+def rendered_in(number: int, took_s: float, airable_s: float) -> None:
     clip = make_clip(number, status=Clip.Status.AIRED)
-    Clip.objects.filter(pk=clip.pk).update(ready_at=clip.created_at + seconds(took_s))
+    at = clip.created_at
+    Clip.objects.filter(pk=clip.pk).update(airable_at=at + seconds(airable_s), ready_at=at + seconds(took_s))
 
 
+@pytest.mark.parametrize(("air_while_rendering", "slowest"), [(True, 1.5), (False, 3.0)])
 @pytest.mark.django_db(transaction=True)
-def test_a_round_opened_while_a_clip_airs_ends_so_its_winner_is_ready_when_the_air_frees():
-    for number, took in enumerate([2.0, 3.0, 2.5], start=1):
-        rendered_in(number, took)
+def test_a_round_opened_while_a_clip_airs_ends_so_its_winner_is_ready_when_the_air_frees(
+    settings, air_while_rendering, slowest
+):
+    settings.AIR_WHILE_RENDERING = air_while_rendering
+    for number, (took, airable) in enumerate([(2.0, 1.0), (3.0, 1.2), (2.5, 1.5)], start=1):
+        rendered_in(number, took, airable)
     make_clip(4, status=Clip.Status.RENDERING)  # the winner before this round's
     free_at = time.time() + 3
     air_clock.announce_free_at(free_at)
@@ -72,14 +77,15 @@ def test_a_round_opened_while_a_clip_airs_ends_so_its_winner_is_ready_when_the_a
     opened = rounds.open_round(10)
 
     assert opened is not None
-    lead = 3.0 + timing.LEAD_MARGIN_S  # the slowest recent render, plus the margin
+    # The slowest recent render to its first airable frames, or to ready when clips air only whole.
+    lead = slowest + timing.LEAD_MARGIN_S
     expected = datetime.fromtimestamp(free_at + 10 - lead, UTC)
     assert abs(opened.ends_at - expected) < seconds(0.01)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_without_a_broadcaster_on_air_rounds_keep_the_plain_beat():
-    rendered_in(1, 2.0)
+    rendered_in(1, 2.0, 1.0)
     previous = Round.objects.get()
     opened = rounds.open_round(10)
     assert opened is not None

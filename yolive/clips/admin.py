@@ -14,6 +14,6 @@ class ClipAdmin(admin.ModelAdmin):
     # moderator skips a clip from the panel), which guards each change and tells viewers; an edit here would
     # do neither.
     readonly_fields = (
-        "status", "progress", "started_at", "ready_at", "aired_at", "finished_at",
-        "timings", "cache_stats", "error", "frames_path", "archive_path",
+        "status", "progress", "started_at", "airable_at", "ready_at", "aired_at", "finished_at",
+        "timings", "cache_stats", "error", "frames_path", "frames_made", "archive_path",
     )  # fmt: skip

@@ -2,14 +2,20 @@
 clip's frames, the broadcaster reads them, and they are deleted once the clip has aired and been archived.
 
 Why .npy: the broadcaster feeds ffmpeg raw RGB frames, and an uncompressed array is exactly that. Writing
-is one sequential write at disk speed (about 106 MB for 10 s at 512x288, 283 MB at 768x512) with no
-encoder on the render path, and the reader can memory-map it (np.load(mmap_mode="r")) and stream frames
-without a decode step or a copy of the whole clip in memory. Files are written to a temporary name and
-renamed into place, so a reader never sees half a clip.
+is sequential at disk speed (about 106 MB for 10 s at 512x288, 283 MB at 768x512) with no encoder on the
+render path, and the reader can memory-map it (np.load(mmap_mode="r")) and stream frames without a decode
+step or a copy of the whole clip in memory.
+
+A clip is written as it is made (`GrowingFrames`): at a partial name whose header holds the whole clip's
+shape from the start, its frames filled in order, the count written so far kept in the database
+(`Clip.frames_made`), so the broadcaster may air the clip's first seconds while the rest renders. Once whole
+it is renamed into place: a file at the final name is always a whole clip, and a reader's map of the partial
+file stays valid across the rename.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from datetime import datetime
 from pathlib import Path
@@ -19,21 +25,73 @@ from django.conf import settings
 
 from yolive.clips.models import Clip
 
+# A clip still rendering may go on air once this much of it is made: the render then stays ahead of the air
+# as long as it makes frames faster than they air, and a clip that falls behind waits on filler. The worker
+# writes its first frames in one piece of about 3 s (generation/frame_stream.py).
+AIR_AHEAD_S = 2.5
+
 
 def frames_path(clip_id: int) -> Path:
     return Path(settings.CLIPS_DIR) / f"{clip_id}.npy"
 
 
+def airable(made: int, total: int, fps: int) -> bool:
+    """Whether a clip with `made` of its `total` frames may go on air."""
+    return made >= min(total, math.ceil(AIR_AHEAD_S * fps)) and made > 0
+
+
+class GrowingFrames:
+    """A clip's frames, written as they are made."""
+
+    def __init__(self, clip_id: int, shape: tuple[int, int, int, int]) -> None:
+        self.final = frames_path(clip_id)
+        self.final.parent.mkdir(parents=True, exist_ok=True)
+        # An earlier attempt's partial file (its worker died): a reader that mapped it keeps its copy.
+        for stale in self.final.parent.glob(f".{self.final.name}.*.partial"):
+            stale.unlink(missing_ok=True)
+        self.path = self.final.with_name(f".{self.final.name}.{os.getpid()}.partial")
+        self._frames: np.memmap | None = np.lib.format.open_memmap(
+            self.path, mode="w+", dtype=np.uint8, shape=shape
+        )
+        self.made = 0
+
+    def write(self, frames: np.ndarray, start: int | None = None) -> None:
+        """Frames from `start` on (by default after those written before; a render that starts again
+        writes from its first frame, over what it had made)."""
+        assert self._frames is not None, "finished"
+        start = self.made if start is None else start
+        if frames.dtype != np.uint8 or frames.shape[1:] != self._frames.shape[1:]:
+            raise ValueError(
+                f"frames must be (n, *{self._frames.shape[1:]}) uint8, got {frames.shape} {frames.dtype}"
+            )
+        if start + len(frames) > len(self._frames):
+            raise ValueError(f"frames up to {start + len(frames)} written to a clip of {len(self._frames)}")
+        self._frames[start : start + len(frames)] = frames
+        self.made = max(self.made, start + len(frames))
+
+    def finish(self) -> Path:
+        """The whole clip, renamed into place."""
+        assert self._frames is not None, "finished"
+        if self.made != len(self._frames):
+            raise ValueError(f"{self.made} of {len(self._frames)} frames written")
+        self._frames.flush()
+        self._frames = None
+        os.replace(self.path, self.final)
+        return self.final
+
+    def discard(self) -> None:
+        """A render that stopped: its frames go (a reader that mapped them keeps its copy)."""
+        self._frames = None
+        self.path.unlink(missing_ok=True)
+
+
 def store_frames(clip_id: int, frames: np.ndarray) -> Path:
+    """A whole clip at once."""
     if frames.dtype != np.uint8 or frames.ndim != 4 or frames.shape[-1] != 3:
         raise ValueError(f"frames must be (n, h, w, 3) uint8, got {frames.shape} {frames.dtype}")
-    final = frames_path(clip_id)
-    final.parent.mkdir(parents=True, exist_ok=True)
-    partial = final.with_name(f".{final.name}.{os.getpid()}.partial")
-    with partial.open("wb") as fh:  # np.save on a handle: it would append ".npy" to a bare name
-        np.save(fh, np.ascontiguousarray(frames))
-    os.replace(partial, final)
-    return final
+    growing = GrowingFrames(clip_id, frames.shape)
+    growing.write(frames)
+    return growing.finish()
 
 
 def locate(stored: str) -> Path:

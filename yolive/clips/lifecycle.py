@@ -23,6 +23,7 @@ from yolive.plumbing import events
 log = logging.getLogger(__name__)
 
 Status = Clip.Status
+AIRING = [Status.ON_AIR, Status.AIRED, Status.SKIPPED]  # statuses a clip aired while made may reach first
 
 # Sent once a clip reaches viewers, with `clip` (round and prompt loaded). Voting marks the prompt aired and
 # tells its author; this app knows prompts only through the foreign key.
@@ -71,14 +72,27 @@ def take_over_rendering(clip: Clip) -> Clip | None:
 
 
 def report_progress(clip_id: int, progress: float) -> Clip | None:
-    return _move(clip_id, [Status.RENDERING], progress=progress)
+    """None when the clip is neither rendering nor on air while it renders (skipped, failed): its render
+    stops."""
+    return _move(clip_id, [Status.RENDERING, Status.ON_AIR], progress=progress)
+
+
+def report_frames(clip_id: int, frames_path: str, made: int, **fields: Any) -> bool:
+    """`made` frames are written to `frames_path` (the broadcaster may air them); not a status change, so
+    nobody is told. False when the clip is no longer being made or aired."""
+    moving = Clip.objects.filter(id=clip_id, status__in=[Status.RENDERING, Status.ON_AIR])
+    return bool(moving.update(frames_path=frames_path, frames_made=made, **fields))
 
 
 def finish_rendering(clip_id: int, status: str, **fields: Any) -> Clip | None:
-    """Rendering -> ready, failed or skipped, with what the render recorded."""
+    """Rendering -> ready, failed or skipped, with what the render recorded. A clip that went on air while
+    it was made keeps its airing status and takes the fields (a failed one its error: the broadcaster ends
+    it where its frames end)."""
     if status not in (Status.READY, Status.FAILED, Status.SKIPPED):
         raise ValueError(f"a render does not end as {status}")
     finished = _move(clip_id, [Status.RENDERING], status=status, **fields)
+    if finished is None and Clip.objects.filter(id=clip_id, status__in=AIRING).update(**fields):
+        return Clip.objects.select_related("round", "prompt").get(id=clip_id)
     if finished is None:
         log.warning("clip %s changed while rendering; leaving it as it is", clip_id)
     return finished
@@ -111,9 +125,10 @@ def give_up_waiting(created_before: datetime, error: str) -> list[int]:
 
 
 def put_on_air(clip_id: int) -> None:
-    """Ready -> on air, at the moment it reaches viewers; it aired even if a moderator changed it since."""
+    """Ready (or rendering, aired as it is made) -> on air, at the moment it reaches viewers; it aired even
+    if a moderator changed it since."""
     now = timezone.now()
-    clip = _move(clip_id, [Status.READY], status=Status.ON_AIR, aired_at=now)
+    clip = _move(clip_id, [Status.READY, Status.RENDERING], status=Status.ON_AIR, aired_at=now)
     if clip is None:
         clip = Clip.objects.select_related("round", "prompt").get(id=clip_id)
         log.warning("clip %s aired while %s", clip_id, clip.status)

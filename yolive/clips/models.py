@@ -7,10 +7,13 @@ class Clip(models.Model):
     """One round's winner as video. Its status moves only through `yolive.clips.lifecycle`:
 
         queued -> rendering -> ready -> on_air -> aired
-           |          |          |        |
+           |          |          |      ^ |
+           |          +----------|------' |   (aired while it is made)
            +----------+----------+--------+--> skipped (a moderator's skip) or failed
 
     Its frames are in the frames store (`yolive.clips.frames`): the worker writes, the broadcaster reads.
+    A clip rendering may go on air before it is ready (rendering -> on_air), once enough of it is made
+    (`frames_made`) for the render to stay ahead of the air.
     """
 
     class Status(models.TextChoices):
@@ -34,12 +37,14 @@ class Clip(models.Model):
     fps = models.PositiveIntegerField(default=0)
     num_frames = models.PositiveIntegerField(default=0)
     frames_path = models.CharField(max_length=500, blank=True)
+    frames_made = models.PositiveIntegerField(default=0)  # of num_frames, written to frames_path so far
     archive_path = models.CharField(max_length=500, blank=True)  # VOD playlist, relative to HLS_DIR
     timings = models.JSONField(default=dict, blank=True)  # seconds: queue_wait, text_encoding, ...
     cache_stats = models.JSONField(default=dict, blank=True)
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    airable_at = models.DateTimeField(null=True, blank=True)  # when enough was made to go on air
     ready_at = models.DateTimeField(null=True, blank=True)
     aired_at = models.DateTimeField(null=True, blank=True)  # when it reached viewers
     finished_at = models.DateTimeField(null=True, blank=True)

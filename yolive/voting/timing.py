@@ -1,12 +1,12 @@
-"""When a round ends: so that its winner is ready just as the air is free for it.
+"""When a round ends: so that its winner can air just as the air is free for it.
 
 A winner airs once the clips before it have aired. If its round closed at a fixed beat, it would wait on the
 clip before it for whatever phase the two clocks happen to have (up to a whole clip), or, when a render ran
 late once, every later winner would wait by that much. So each new round ends `lead` seconds before the moment
 its winner can go on air (the broadcaster's `air_clock` plus a clip for each clip still ahead of it), where
-`lead` is the longest of the recent winners' times from close to ready, plus the broadcaster's look at the
-clips. A round keeps about its set length (see `aligned_end`); without a render yet or a broadcaster on air,
-it keeps the plain beat.
+`lead` is the longest of the recent winners' times from close to airable (ready, or far enough made to go on
+air while the rest renders), plus the broadcaster's look at the clips. A round keeps about its set length
+(see `aligned_end`); without a render yet or a broadcaster on air, it keeps the plain beat.
 """
 
 from __future__ import annotations
@@ -62,9 +62,11 @@ def aligned_end(now: datetime, seconds: float, beat: datetime, air: Air, lead: f
 
 
 def render_lead() -> float | None:
-    """Seconds from a close to its winner's readiness (the slowest of the recent ones), plus the margin."""
-    recent = Clip.objects.filter(ready_at__isnull=False).order_by("-id")[:RECENT_RENDERS]
-    took = [(c.ready_at - c.created_at).total_seconds() for c in recent.only("created_at", "ready_at")]
+    """Seconds from a close to its winner's being able to air (the slowest of the recent ones), plus the
+    margin: ready, or with `AIR_WHILE_RENDERING` made far enough to go on air while the rest renders."""
+    field = "airable_at" if settings.AIR_WHILE_RENDERING else "ready_at"
+    recent = Clip.objects.filter(**{f"{field}__isnull": False}).order_by("-id")[:RECENT_RENDERS]
+    took = [(at - created).total_seconds() for created, at in recent.values_list("created_at", field)]
     return max(took) + LEAD_MARGIN_S if took else None
 
 
