@@ -151,11 +151,13 @@ class BlockRenderer(Renderer):
 
         before = asdict(self.cache.counters)
         start = self._start(request, prompt)
+        # A new stream makes the model's lead frames first, as the renderer does, and drops them.
+        lead = 0
         if start == "new":
-            dropped = self.preset.lead_frames
-            count = 1 + math.ceil((dropped + kept - 1) / ratio)
+            lead = (self.preset.lead_frames - 1) // ratio + 1
+            count = 1 + math.ceil((self.preset.lead_frames + kept - 1) / ratio)
         else:
-            dropped, count = 0, math.ceil(kept / ratio)
+            count = math.ceil(kept / ratio)
         frames = range(self.next_frame, self.next_frame + count)
         seam = None if start == "new" else self.latents[frames.start - 1]
         self.causal.rebase(frames.start)
@@ -167,15 +169,16 @@ class BlockRenderer(Renderer):
         if render_fps != request.fps:
             size = self.preset.pipeline_size(*size)
         # Each block is decoded as the chunk it completes is whole, so the clip's frames come while its
-        # later blocks denoise; a seam's picture (the clip before's last) is decoded for context and dropped.
+        # later blocks denoise; a seam's picture (the clip before's last, or the lead's) is decoded for
+        # context and dropped.
         clip = ClipFrames(
             ChunkedDecoder(
                 lambda part: self.preset.decode(self.pipe, part, *size),
                 before=None if seam is None else unpacked([seam], self.grid),
-                first=(dropped - 1) // ratio + 1 + self.first_latents if seam is None else self.first_latents,
+                lead=lead,
+                first=self.first_latents,
             ),
             StreamFrames(
-                dropped=dropped,
                 kept=kept,
                 rendered_fps=render_fps,
                 fps=request.fps,

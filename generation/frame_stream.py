@@ -18,11 +18,12 @@ import numpy as np
 import torch
 
 # Latent frames per decode. Each decode costs one more latent frame of context, so fewer, larger ones are
-# cheaper; smaller ones give pictures sooner. The first (after any lead frames) holds about 3 s of the clip
-# (at the default model's 8 pictures a latent frame and 8 fps), enough for the broadcaster to put it on air
-# (yolive.clips.frames.AIR_AHEAD_S); each later one adds 2 s, which a render makes well within 2 s.
+# cheaper; smaller ones give pictures sooner. The first (after any lead) holds about 3 s of the clip (at the
+# default model's 8 pictures a latent frame and 8 fps), enough for the broadcaster to put it on air
+# (yolive.clips.frames.AIR_AHEAD_S); each later one adds 3 s, which a render makes in well under 3 s, so the
+# air never catches up with it (`python -m benchmarks.block_stream` measures both).
 FIRST_LATENTS = 3
-CHUNK_LATENTS = 2
+CHUNK_LATENTS = 3
 
 Decode = Callable[[torch.Tensor], torch.Tensor]  # (1, C, F, h, w) latents -> (pictures, H, W, 3) uint8
 FramesCallback = Callable[[int, np.ndarray], object]  # (index of the first frame, frames) as they are made
@@ -59,13 +60,16 @@ class ChunkedDecoder:
         decode: Decode,
         *,
         before: torch.Tensor | None = None,
+        lead: int = 0,
         first: int = FIRST_LATENTS,
         chunk: int = CHUNK_LATENTS,
     ) -> None:
-        """`before`: the latent frame before the first (the previous clip's last), decoded with it and its
-        picture dropped; `first`: latent frames in the first chunk (to reach past dropped lead frames)."""
+        """`before`: the latent frame before the first (the previous clip's last), decoded with the first
+        chunk and its picture dropped; `lead`: the first latent frames pushed are the lead, not the clip:
+        none is decoded but the last, in the place of `before`."""
         self.decode = decode
         self.before = before
+        self.lead = lead
         self.size = first
         self.chunk = chunk
         self.pending: list[torch.Tensor] = []
@@ -73,7 +77,11 @@ class ChunkedDecoder:
 
     def push(self, latents: torch.Tensor) -> Iterator[torch.Tensor]:
         """(1, C, F, h, w) more latent frames; yields the pictures of each chunk they complete."""
-        self.pending.extend(latents.split(1, dim=2))
+        for frame in latents.split(1, dim=2):
+            if self.lead:
+                self.before, self.lead = frame, self.lead - 1
+            else:
+                self.pending.append(frame)
         while len(self.pending) >= self.size:
             yield self._decode(self.size)
 
@@ -95,25 +103,21 @@ class ChunkedDecoder:
 
 class StreamFrames:
     """Decoded pictures in, in order; the clip's frames out at the stream's rate and size, each as soon as
-    the pictures it blends have come: `dropped` pictures are skipped (lead frames, a seam's picture), then
-    `kept` pictures at `rendered_fps` become `count` frames at `fps`, as `to_rate` makes them at once."""
+    the pictures it blends have come: the first `kept` pictures, at `rendered_fps`, become `count` frames at
+    `fps`, as `to_rate` makes them at once."""
 
     def __init__(
-        self, *, dropped: int, kept: int, rendered_fps: int, fps: int, count: int, width: int, height: int
+        self, *, kept: int, rendered_fps: int, fps: int, count: int, width: int, height: int
     ) -> None:
-        self.dropped, self.kept = dropped, kept
+        self.kept = kept
         self.rendered_fps, self.fps, self.count = rendered_fps, fps, count
         self.width, self.height = width, height
-        self.seen = 0  # pictures pushed, dropped ones included
         self.pictures: list[np.ndarray] = []
         self.made = 0  # frames given out
 
     def push(self, pictures: torch.Tensor | np.ndarray) -> np.ndarray:
         """The frames these pictures complete, (n, height, width, 3) uint8 (n may be 0)."""
-        pictures = np.asarray(pictures)
-        skip = max(0, self.dropped - self.seen)
-        self.seen += len(pictures)
-        self.pictures.extend(pictures[skip : skip + self.kept - len(self.pictures)])
+        self.pictures.extend(np.asarray(pictures)[: self.kept - len(self.pictures)])
         upto = self._makeable()
         if upto <= self.made:
             return np.empty((0, self.height, self.width, 3), np.uint8)

@@ -258,13 +258,14 @@ class Renderer:
         if not interrupted:
             # Blending up to the stream's rate is cheaper before scaling up to its size.
             size = (request.width, request.height) if render_fps == request.fps else (width, height)
+            # The lead's frames are the previous clip's (or the model's lead-in): only the last of their
+            # latent frames is decoded, for the clip's first pictures to be seen in context.
             lead_latents = (lead - 1) // self.temporal_ratio + 1
             clip = ClipFrames(
                 ChunkedDecoder(
-                    lambda part: preset.decode(pipe, part, *size), first=lead_latents + self.first_latents
+                    lambda part: preset.decode(pipe, part, *size), lead=lead_latents, first=self.first_latents
                 ),
                 StreamFrames(
-                    dropped=lead,
                     kept=kept,
                     rendered_fps=render_fps,
                     fps=request.fps,

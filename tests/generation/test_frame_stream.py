@@ -17,19 +17,19 @@ from yolive.clips.frames import AIR_AHEAD_S
 def test_frames_made_piece_by_piece_are_the_frames_made_at_once_and_none_comes_early():
     rng = np.random.default_rng(3)
     pictures = rng.integers(0, 255, (30, 12, 20, 3), dtype=np.uint8)
-    dropped, kept, count = 5, 24, 70  # 24 pictures at 8 fps give 70 frames at 24 fps (the last held)
-    rated = StreamFrames(dropped=dropped, kept=kept, rendered_fps=8, fps=24, count=count, width=40, height=24)
+    kept, count = 24, 70  # 24 pictures at 8 fps give 70 frames at 24 fps (the last held); 6 more are spare
+    rated = StreamFrames(kept=kept, rendered_fps=8, fps=24, count=count, width=40, height=24)
     given: list[np.ndarray] = []
     seen = 0
     for size in (3, 4, 1, 7, 2, 6, 7):  # 30 pictures in uneven pieces
         made = rated.push(pictures[seen : seen + size])
         seen += size
-        come = max(0, min(seen - dropped, kept))
+        come = min(seen, kept)
         for i in range(sum(map(len, given)), sum(map(len, given)) + len(made)):
             assert come == kept or int(i * 8 / 24) + 1 < come  # both pictures it blends had come
         given.append(made)
     assert rated.done
-    at_once = resize(to_rate(pictures[dropped : dropped + kept], 8, 24, count), 40, 24)
+    at_once = resize(to_rate(pictures[:kept], 8, 24, count), 40, 24)
     assert np.array_equal(np.concatenate(given), at_once)
 
 
@@ -42,7 +42,7 @@ def test_a_clip_decoded_in_chunks_matches_one_decode_and_shows_no_seam():
     renderer.first_latents = 100  # the whole clip in one decode
     whole = renderer.render(clip).frames.astype(float)
 
-    assert len(runs) >= 3
+    assert len(runs) >= 2
     assert np.abs(pieces - whole).mean() < 2  # grey levels: the decoder sees one frame past each seam
     steps = np.abs(np.diff(whole, axis=0)).mean(axis=(1, 2, 3))
     for seam in runs[1:]:  # no jump at a seam larger than the clip's own largest step
@@ -54,7 +54,7 @@ def test_a_render_hands_on_its_frames_in_runs_the_first_long_enough_to_air(make_
     seconds = 6
     longer = dataclasses.replace(request(), num_frames=FPS * seconds)
     result = make_renderer().render(longer, on_frames=lambda start, frames: runs.append((start, frames)))
-    assert len(runs) >= 3  # so the first came while the rest was still decoding
+    assert len(runs) >= 2  # so the first came while the rest was still decoding
     assert [start for start, _ in runs] == list(np.cumsum([0] + [len(f) for _, f in runs[:-1]]))
     assert np.array_equal(np.concatenate([f for _, f in runs]), result.frames)
     assert result.frames.shape == (FPS * seconds, SIZE, SIZE, 3)
