@@ -32,13 +32,7 @@ import numpy as np
 import torch
 
 from generation.block_causal import BlockCausal, cache_for, grid_of, make_blocks, unpacked
-from generation.frame_stream import (
-    ChunkedDecoder,
-    ClipFrames,
-    FramesCallback,
-    StreamFrames,
-    resize,
-)
+from generation.frame_stream import FramesCallback, resize
 from generation.kv_cache import FrameKVCache
 from generation.pipeline import PatchedLTXConditionPipeline as Pipeline
 from generation.pipeline import velocity
@@ -171,22 +165,13 @@ class BlockRenderer(Renderer):
         # Each block is decoded as the chunk it completes is whole, so the clip's frames come while its
         # later blocks denoise; a seam's picture (the clip before's last, or the lead's) is decoded for
         # context and dropped.
-        clip = ClipFrames(
-            ChunkedDecoder(
-                lambda part: self.preset.decode(self.pipe, part, *size),
-                before=None if seam is None else unpacked([seam], self.grid),
-                lead=lead,
-                first=self.first_latents,
-            ),
-            StreamFrames(
-                kept=kept,
-                rendered_fps=render_fps,
-                fps=request.fps,
-                count=request.num_frames,
-                width=request.width,
-                height=request.height,
-            ),
+        clip = self.clip_frames(
+            request,
+            lambda part: self.preset.decode(self.pipe, part, *size),
+            kept,
             on_frames,
+            before=None if seam is None else unpacked([seam], self.grid),
+            lead=lead,
         )
         made = 0
         interrupted = False

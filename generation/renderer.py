@@ -22,7 +22,14 @@ import torch
 from diffusers.pipelines.ltx.pipeline_ltx_condition import LTXVideoCondition
 
 from generation.embeddings import PromptEmbeddingCache
-from generation.frame_stream import FIRST_LATENTS, ChunkedDecoder, ClipFrames, FramesCallback, StreamFrames
+from generation.frame_stream import (
+    FIRST_LATENTS,
+    ChunkedDecoder,
+    ClipFrames,
+    Decode,
+    FramesCallback,
+    StreamFrames,
+)
 from generation.presets import Preset
 from generation.step_cache import enable_step_cache
 from generation.text_kv import TextKVStore, apply_text_kv_cache
@@ -261,19 +268,8 @@ class Renderer:
             # The lead's frames are the previous clip's (or the model's lead-in): only the last of their
             # latent frames is decoded, for the clip's first pictures to be seen in context.
             lead_latents = (lead - 1) // self.temporal_ratio + 1
-            clip = ClipFrames(
-                ChunkedDecoder(
-                    lambda part: preset.decode(pipe, part, *size), lead=lead_latents, first=self.first_latents
-                ),
-                StreamFrames(
-                    kept=kept,
-                    rendered_fps=render_fps,
-                    fps=request.fps,
-                    count=request.num_frames,
-                    width=request.width,
-                    height=request.height,
-                ),
-                on_frames,
+            clip = self.clip_frames(
+                request, lambda part: preset.decode(pipe, part, *size), kept, on_frames, lead=lead_latents
             )
             clip.push(latents)
             frames = clip.finish()
@@ -300,6 +296,27 @@ class Renderer:
         }
         timings = stage_timings(started, encoded, denoised, decoded, request.num_frames / request.fps)
         return RenderResult(frames, interrupted, timings, cache_stats)
+
+    def clip_frames(
+        self,
+        request: RenderRequest,
+        decode: Decode,
+        kept: int,
+        on_frames: FramesCallback | None,
+        **context: Any,
+    ) -> ClipFrames:
+        """A clip's frames from its latent frames as they come (generation/frame_stream.py): decoded a few at
+        a time after `context` (the `lead` latent frames first pushed, or the latent frame `before`), their
+        first `kept` pictures blended from the rendered rate to the request's and scaled to its size."""
+        rated = StreamFrames(
+            kept=kept,
+            rendered_fps=self.render_fps(request.fps),
+            fps=request.fps,
+            count=request.num_frames,
+            width=request.width,
+            height=request.height,
+        )
+        return ClipFrames(ChunkedDecoder(decode, first=self.first_latents, **context), rated, on_frames)
 
     def _conditions(self, condition: np.ndarray | None) -> list[LTXVideoCondition] | None:
         if condition is None:

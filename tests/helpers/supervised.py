@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import m3u8
+import redis
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.helpers.processes import ROOT, PrivateRedis, free_port, own_channel_env
@@ -116,6 +117,16 @@ class SupervisedChannel:
             for family in text_string_to_metric_families(text)
             for sample in family.samples
         }
+
+    def beating(self, component: str) -> set[int]:
+        """The pids of the `component` processes whose heartbeat is in the channel's Redis."""
+        client = redis.Redis.from_url(self.redis.url)
+        try:
+            keys = list(client.scan_iter(match=f"*heartbeat:{component}:*"))
+            records = [json.loads(value) for value in client.mget(keys) if value] if keys else []
+        finally:
+            client.close()
+        return {int(record["instance"].rpartition(":")[2]) for record in records}
 
     def health(self) -> tuple[int, dict]:
         status, body = http_get(f"{self.url}/healthz")

@@ -25,6 +25,7 @@ STARTS_WITHIN_S = 180  # a cold start imports torch and builds the tiny model on
 HEALTHY_AGAIN_WITHIN_S = 30  # the issue's promise to an operator
 # Every kill below restarts at most one encoder, so each may add at most one discontinuity.
 PROGRAMS = ["web", "worker", "conductor", "broadcaster"]
+BEATING = {"worker", "conductor", "broadcaster"}  # the web answers /healthz itself
 
 
 def kill_and_wait_for_the_replacement(channel: SupervisedChannel, name: str) -> None:
@@ -45,13 +46,23 @@ def kill_and_wait_for_the_replacement(channel: SupervisedChannel, name: str) -> 
         time.sleep(0.2)
 
 
+def wait_for_beat(channel: SupervisedChannel, name: str, within_s: float) -> None:
+    replacement = channel.pid(name)
+    deadline = time.monotonic() + within_s
+    while replacement not in channel.beating(name):
+        assert time.monotonic() < deadline, f"the new {name} never reported in (heartbeat TTL {BEAT_TTL_S} s)"
+        time.sleep(0.2)
+
+
 def wait_for_metrics(channel: SupervisedChannel) -> dict:
-    """/metrics once the processes' last flushes are in: what the web, the worker's pool process and the
-    broadcaster recorded, across the restarts above."""
-    deadline = time.monotonic() + 3 * FLUSH_INTERVAL_S
+    """/metrics once the processes' last flushes are in and a clip has aired since the start: what the web,
+    the worker's pool process and the broadcaster recorded, across the restarts above."""
+    deadline = time.monotonic() + 3 * FLUSH_INTERVAL_S + 4 * settings.ROUND_SECONDS  # flushes, a clip aired
     while True:
         samples = channel.metrics()
-        if samples.get(("yolive_ffmpeg_restarts_total", ()), 0) >= 1 or time.monotonic() > deadline:
+        restarted = samples.get(("yolive_ffmpeg_restarts_total", ()), 0) >= 1
+        aired = samples.get(("yolive_clips", (("status", "aired"),)), 0) >= 1
+        if (restarted and aired) or time.monotonic() > deadline:
             return samples
         time.sleep(1)
 
@@ -69,8 +80,10 @@ def test_killing_each_process_in_turn_leaves_the_stream_playing_and_health_retur
             others = {p: channel.pid(p) for p in PROGRAMS if p != name}
             killed_at = time.monotonic()
             kill_and_wait_for_the_replacement(channel, name)
-            # Wait out the dead process's heartbeat, so a 200 is the replacement's doing, not its ghost's.
-            time.sleep(max(0.0, killed_at + BEAT_TTL_S + 1 - time.monotonic()))
+            if name in BEATING:
+                # The dead process's heartbeat outlives it by up to BEAT_TTL_S: /healthz's 200 must come from
+                # the replacement's, so wait until the replacement has reported in.
+                wait_for_beat(channel, name, killed_at + HEALTHY_AGAIN_WITHIN_S - time.monotonic())
             channel.wait_healthy(killed_at + HEALTHY_AGAIN_WITHIN_S - time.monotonic())
             client.wait_for_segments(2, since=time.monotonic(), within_s=20)
             assert {p: channel.pid(p) for p in others} == others, f"killing {name} restarted others"
