@@ -199,7 +199,11 @@ def _render(clip: Clip) -> str:
         _finish(clip, Clip.Status.SKIPPED, timings=result.timings, cache_stats=result.cache_stats)
         return "skipped"
     began = time.perf_counter()
-    path = growing.finish()
+    try:
+        path = growing.finish()
+    except FileNotFoundError:  # a worker that took the clip over started its own file
+        log.warning("clip %s was taken over while this worker rendered it; leaving it to the other", clip.id)
+        return "busy"
     finishing = time.perf_counter() - began
     count, height, width, _ = result.frames.shape
     timings = {

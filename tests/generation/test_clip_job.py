@@ -207,3 +207,19 @@ def test_torch_is_not_imported_by_the_task_module():
         timeout=120,
     )
     assert done.stdout.strip() == "False", done.stderr[-2000:]
+
+
+def test_a_render_taken_over_midway_leaves_the_clip_to_the_worker_that_took_it(worker_renderer, monkeypatch):
+    clip = make_clip(1)
+    render = worker_renderer.render
+
+    def taken_over_meanwhile(*args, **kwargs):  # type: ignore[no-untyped-def]
+        result = render(*args, **kwargs)
+        for partial in frames_path(clip.id).parent.glob(f".{clip.id}.npy.*.partial"):
+            partial.unlink()  # what the other worker's GrowingFrames does to an earlier attempt's file
+        return result
+
+    monkeypatch.setattr(worker_renderer, "render", taken_over_meanwhile)
+    assert clip_job.render_clip(clip.id) == "busy"
+    clip.refresh_from_db()
+    assert clip.status == Clip.Status.RENDERING and not frames_path(clip.id).exists()
