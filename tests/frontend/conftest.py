@@ -10,6 +10,7 @@ from django.conf import settings
 
 from tests.helpers.browser import DESKTOP
 from tests.helpers.stack import MODERATOR, Stack
+from yolive.moderation.policy.learned.training import shipped as learned_reader
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -25,6 +26,10 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="session")
 def stack() -> Iterator[Stack]:
+    # The gate's learned reader, trained here if this machine has none for this policy (about 20 s) and kept
+    # in the suite's cache folder, so that the web process loads it in a second instead of training it while
+    # the first prompts wait on a browser's 8 s.
+    learned_reader()
     # var/test-N/, as tests/settings.py chose; the default model, so the browsers see what `make run` serves.
     running = Stack(settings.VAR_DIR / "browser-stack", preset="world")
     try:
