@@ -89,7 +89,14 @@ class Conductor:
 
     def run(self, stop: threading.Event) -> None:
         # Load the gate's models and word lists before taking the lease: the first close is then not late.
-        gate.warm_up()
+        # That takes seconds (tens on a busy machine); the conductor reports in meanwhile, standing by, so
+        # /healthz sees a restarted one as soon as it is up.
+        warmed = threading.Event()
+        heartbeat.beat_forever("conductor", warmed, active=False)
+        try:
+            gate.warm_up()
+        finally:
+            warmed.set()
         log.info("conductor %s ready (rounds of %s s)", self.lease.holder, self.round_seconds)
         was_active = False
         while not stop.is_set():
