@@ -5,7 +5,7 @@ still decoding, or, on the block path, still denoising.
 The VAE's decoder is not causal: a latent frame's pictures depend on its neighbours. Each decode therefore
 starts one latent frame early and drops that frame's picture (the first latent frame of a decode gives one
 picture, each later one `ratio` pictures), so every seam is decoded with the frame before it, as the block
-renderer decodes across a clip's seam. The frame after a seam is not seen, which `benchmarks.frame_stream`
+renderer decodes across a clip's seam. The frame after a seam is not seen, which `benchmarks.block_stream`
 measures against one decode of the whole clip.
 """
 
