@@ -1,16 +1,18 @@
 """The crowd's wait: from a round's close to its winner reaching viewers, in a channel run like `make run`.
 
-    python -m benchmarks.crowd [--rounds 8] [--warm-up 2] [--player]
+    python -m benchmarks.crowd [--rounds 8] [--warm-up 2] [--voters 12] [--player]
 
 Starts every process under supervisord with the project's supervisord.conf, in a sandbox of its own (a private
 redis-server, a temporary VAR_DIR with its SQLite file and HLS folder, a free port), on the default model.
-One viewer socket listens as a viewer's page does; each round's winner (a house prompt: nobody writes one)
-is followed through the events every viewer gets:
+A crowd of `--voters` viewers writes prompts and votes on sockets of their own (benchmarks/voters.py: the
+leader may change until the last second); with none, nobody writes and house prompts win. One more viewer
+socket listens as a viewer's page does; each round's winner is followed through the events every viewer gets:
 - `round_closed`: the crowd's choice is made;
 - `now_playing`: the broadcaster's cue that the clip reaches viewers, sent when the player's hold-back
   behind the live edge has passed since its first segment was listed (streaming/publisher.py).
 From the database: when each winner could air (`Clip.airable_at`: whole, or with `AIR_WHILE_RENDERING` far
-enough made) and when it was whole (`ready_at`), from its clip's creation at the close.
+enough made; a head start may make it so before the close) and when it was whole (`ready_at`), from the
+round's close; from /metrics, how many head starts won and lost.
 With `--player`, the viewer page also plays the stream in Chromium (hls.js, as a viewer's browser does), and
 the clip reaches the screen when the player starts its first segment (the clip's archive names it).
 The first `--warm-up` rounds are left out (the worker loads the model, the stream starts on filler).
@@ -42,6 +44,8 @@ from pathlib import Path
 from websockets.asyncio.client import connect
 
 from benchmarks.instruments import free_port
+from benchmarks.voters import Crowd
+from yolive.plumbing.metrics.totals import FLUSH_INTERVAL_S
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = str(ROOT / ".venv" / "bin" / "python")
@@ -199,12 +203,13 @@ def first_segment(hls_dir: Path, clip_id: int, within_s: float = 30) -> int | No
 
 
 def render_stages(workdir: Path, clip_ids: list[int]) -> str:
-    """p50 / max from the close (the clip's creation) to airable and to ready, and the median seconds of each
-    stage the worker timed (Clip.timings), over the measured clips."""
+    """p50 / max from the round's close to airable and to ready (before the close, negative, after a head
+    start), and the median seconds of each stage the worker timed (Clip.timings), over the measured clips."""
     with contextlib.closing(sqlite3.connect(workdir / "yolive.sqlite3")) as db:
         marks = ",".join("?" * len(clip_ids))
         rows = db.execute(
-            f"SELECT created_at, airable_at, ready_at, timings FROM voting_clip WHERE id IN ({marks})",
+            "SELECT r.closed_at, c.airable_at, c.ready_at, c.timings FROM voting_clip c"
+            f" JOIN voting_round r ON r.id = c.round_id WHERE c.id IN ({marks})",
             clip_ids,
         ).fetchall()
 
@@ -221,6 +226,15 @@ def render_stages(workdir: Path, clip_ids: list[int]) -> str:
     return "\n".join([*lines, "render stages, median s: " + ", ".join(medians)])
 
 
+def head_starts(port: int) -> str:
+    """Won and lost, from /metrics, once the conductor's last counts have reached Redis."""
+    time.sleep(FLUSH_INTERVAL_S + 1)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as reply:
+        text = reply.read().decode()
+    found = dict(re.findall(r'yolive_head_starts_total\{outcome="(\w+)"\} ([\d.]+)', text))
+    return f"won {float(found.get('won', 0)):.0f}, lost {float(found.get('lost', 0)):.0f}"
+
+
 def figures(name: str, values: list[float]) -> str:
     return f"{name}: p50 {statistics.median(values):.2f} s, max {max(values):.2f} s" if values else name
 
@@ -232,7 +246,14 @@ async def measure(channel: Channel, args: argparse.Namespace) -> dict[int, Round
     try:
         budget_s = STARTUP_TIMEOUT_S + (args.rounds + args.warm_up + 3) * 30
         url = f"ws://127.0.0.1:{channel.port}/ws/live/"
-        rounds = await follow(url, args.rounds, args.warm_up, time.monotonic() + budget_s)
+        crowd, done = Crowd(url, args.voters), asyncio.Event()
+        voting = asyncio.create_task(crowd.run(done))
+        try:
+            rounds = await follow(url, args.rounds, args.warm_up, time.monotonic() + budget_s)
+        finally:
+            done.set()
+            await voting
+        print(f"{crowd.votes_cast} votes cast; head starts {head_starts(channel.port)}")
         if watcher is not None:
             hls_dir = channel.workdir / "hls"
             # A clip's archive, which names its first segment, is written once the clip has aired.
@@ -273,6 +294,9 @@ def main() -> None:
     )
     parser.add_argument("--rounds", type=int, default=8, help="rounds measured after the warm-up")
     parser.add_argument("--warm-up", type=int, default=2, help="first rounds left out")
+    parser.add_argument(
+        "--voters", type=int, default=12, help="viewers who write and vote (0: house prompts)"
+    )
     parser.add_argument("--player", action="store_true", help="also watch the viewer page in Chromium")
     args = parser.parse_args()
     channel = Channel()

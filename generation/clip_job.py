@@ -16,7 +16,7 @@ from typing import Any, cast
 from django.conf import settings
 from django.utils import timezone
 
-from yolive.clips import lifecycle
+from yolive.clips import frames, lifecycle
 from yolive.clips.frames import GrowingFrames, airable, frames_path, frames_shape, last_frames
 from yolive.clips.models import Clip
 from yolive.plumbing import keys as redis_keys
@@ -26,6 +26,11 @@ log = logging.getLogger(__name__)
 
 DONE = (Clip.Status.READY, Clip.Status.ON_AIR, Clip.Status.AIRED, Clip.Status.FAILED, Clip.Status.SKIPPED)
 CONTINUES_FROM = (Clip.Status.READY, Clip.Status.ON_AIR, Clip.Status.AIRED)  # never from a skipped clip
+
+
+class Stopped(Exception):
+    """The clip stopped being made (a moderator skipped it, or its prompt lost the vote) between two pieces
+    of its decode: the rest is not worth decoding."""
 
 
 def owner() -> str:
@@ -76,7 +81,7 @@ def previous_frames(clip: Clip, count: int) -> Any:
 
 
 def render_clip(clip_id: int) -> str:
-    """Returns what happened: done, busy, missing, ready, adopted, skipped or failed."""
+    """Returns what happened: done, busy, missing, ready, adopted, skipped, withdrawn or failed."""
     clip = Clip.objects.select_related("round", "prompt").filter(id=clip_id).first()
     if clip is None:
         log.warning("clip %s does not exist", clip_id)
@@ -174,8 +179,10 @@ def _render(clip: Clip) -> str:
         fields = {}
         if airable_at is None and airable(growing.made, num_frames, fps):
             airable_at = fields["airable_at"] = timezone.now()
-        lifecycle.report_frames(clip.id, str(growing.path), growing.made, **fields)
+        making = lifecycle.report_frames(clip.id, str(growing.path), growing.made, **fields)
         storing += time.perf_counter() - began
+        if not making:
+            raise Stopped
 
     try:
         request = build_request()
@@ -189,15 +196,15 @@ def _render(clip: Clip) -> str:
 
         restart_worker_process()
         return "failed"
+    except Stopped:
+        return _stop(clip, growing)
     except Exception as exc:
         growing.discard()
         return _fail(clip, exc)
     for level in result.oom_levels:
         _count_oom(level)
     if result.interrupted or result.frames is None:
-        growing.discard()
-        _finish(clip, Clip.Status.SKIPPED, timings=result.timings, cache_stats=result.cache_stats)
-        return "skipped"
+        return _stop(clip, growing, timings=result.timings, cache_stats=result.cache_stats)
     began = time.perf_counter()
     try:
         path = growing.finish()
@@ -219,7 +226,7 @@ def _render(clip: Clip) -> str:
         "oom_levels": result.oom_levels,
     }
     now = timezone.now()
-    _finish(
+    finished = _finish(
         clip,
         Clip.Status.READY,
         frames_path=str(path),
@@ -234,7 +241,27 @@ def _render(clip: Clip) -> str:
         airable_at=airable_at or now,
         ready_at=now,
     )
+    if finished is None and _withdrawn(clip):  # after its last report: its whole frames go too
+        frames.remove(clip.id)
+        return "withdrawn"
     return "ready"
+
+
+def _withdrawn(clip: Clip) -> bool:
+    """Whether the clip is gone: its prompt lost the vote while it rendered ahead (voting.head_start)."""
+    gone = not Clip.objects.filter(id=clip.id).exists()
+    if gone:
+        log.info("clip %s was withdrawn, its prompt having lost the vote: its render stops", clip.id)
+    return gone
+
+
+def _stop(clip: Clip, growing: GrowingFrames, **fields: Any) -> str:
+    """A render that stopped before its end: skipped, or withdrawn."""
+    growing.discard()
+    if _withdrawn(clip):
+        return "withdrawn"
+    _finish(clip, Clip.Status.SKIPPED, **fields)
+    return "skipped"
 
 
 def _fail(clip: Clip, exc: Exception) -> str:
@@ -243,8 +270,8 @@ def _fail(clip: Clip, exc: Exception) -> str:
     return "failed"
 
 
-def _finish(clip: Clip, status: str, **fields: Any) -> None:
-    lifecycle.finish_rendering(clip.id, status, **fields)
+def _finish(clip: Clip, status: str, **fields: Any) -> Clip | None:
+    return lifecycle.finish_rendering(clip.id, status, **fields)
 
 
 def _count_oom(level: int) -> None:

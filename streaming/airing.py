@@ -80,7 +80,8 @@ def read_snapshot(watched: frozenset[int]) -> Snapshot:
             str(frames.locate(c.frames_path)),
             None if c.status == Clip.Status.READY else c.frames_made,
         )
-        for c in Clip.objects.filter(airable, skip_requested=False)
+        for c in Clip.objects.announced()
+        .filter(airable, skip_requested=False)
         .select_related("round", "prompt")
         .order_by("round__number")[:4]
     ]
@@ -92,7 +93,8 @@ def read_snapshot(watched: frozenset[int]) -> Snapshot:
     }
     # The slate shows the clip that airs next: the one rendering, else the oldest queued.
     making = (
-        Clip.objects.filter(status__in=[Clip.Status.RENDERING, Clip.Status.QUEUED], skip_requested=False)
+        Clip.objects.announced()
+        .filter(status__in=[Clip.Status.RENDERING, Clip.Status.QUEUED], skip_requested=False)
         .select_related("round", "prompt")
         .order_by("-status", "round__number")  # "rendering" sorts before "queued" descending
         .first()

@@ -194,6 +194,9 @@ SHOW_CAPTIONS = env_bool("SHOW_CAPTIONS", True)
 # A clip may go on air while its later seconds still render (yolive.clips.frames.AIR_AHEAD_S); off, only once
 # it is whole. The crowd sees its winner a render's remaining seconds sooner (docs/benchmarks.md).
 AIR_WHILE_RENDERING = env_bool("AIR_WHILE_RENDERING", True)
+# The prompt leading a round starts rendering a render's time before the round closes, and airs sooner if it
+# wins (yolive.voting.head_start); a render lost to a late swing of the vote is thrown away.
+HEAD_START = env_bool("HEAD_START", True)
 TALLY_HZ = env_float("TALLY_HZ", 4.0, minimum=0.5, maximum=30.0)
 PROMPT_MAX_CHARS = env_int("PROMPT_MAX_CHARS", 200, minimum=10, maximum=2000)
 # Rate limits, per fixed window of RATE_WINDOW_SECONDS. Per-IP limits are looser: many viewers share an IP.

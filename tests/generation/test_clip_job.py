@@ -14,6 +14,7 @@ from django.conf import settings
 from generation import clip_job, loader
 from tests.helpers.generation import FPS, FRAMES, SIZE, RunsOutOfMemory, make_clip
 from tests.helpers.processes import ROOT, subprocess_env
+from yolive.clips import lifecycle
 from yolive.clips.frames import frames_path, store_frames
 from yolive.clips.models import Clip
 from yolive.plumbing import events
@@ -223,3 +224,43 @@ def test_a_render_taken_over_midway_leaves_the_clip_to_the_worker_that_took_it(w
     assert clip_job.render_clip(clip.id) == "busy"
     clip.refresh_from_db()
     assert clip.status == Clip.Status.RENDERING and not frames_path(clip.id).exists()
+
+
+def gone_first(clip: Clip, real):  # type: ignore[no-untyped-def]
+    """`real`, called once the clip is gone: its head start lost the vote just then."""
+
+    def withdrawn_then(*args, **kwargs):  # type: ignore[no-untyped-def]
+        Clip.objects.filter(id=clip.id).delete()
+        return real(*args, **kwargs)
+
+    return withdrawn_then
+
+
+def no_frames_left(clip: Clip) -> bool:
+    folder = frames_path(clip.id).parent
+    return not frames_path(clip.id).exists() and not list(folder.glob(f".{clip.id}.npy.*.partial"))
+
+
+def test_a_withdrawn_head_start_stops_within_a_step_and_leaves_no_frames(worker_renderer, published):
+    clip = make_clip(1, provisional=True)
+    calls: list[int] = []
+
+    def vote_swings(*_):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 2:
+            Clip.objects.filter(id=clip.id).delete()
+
+    worker_renderer.pipe.transformer.register_forward_pre_hook(vote_swings)
+    assert clip_job.render_clip(clip.id) == "withdrawn"
+    assert len(calls) == 2  # no transformer call after the step in which it went
+    assert no_frames_left(clip)
+    assert clip_events(published, clip.id) == []  # nobody heard of it
+
+
+@pytest.mark.parametrize("when", ["between pieces of the decode", "after its last frames"])
+def test_a_head_start_withdrawn_late_in_its_render_leaves_no_frames(worker_renderer, monkeypatch, when):
+    clip = make_clip(1, provisional=True)
+    name = "report_frames" if when == "between pieces of the decode" else "finish_rendering"
+    monkeypatch.setattr(lifecycle, name, gone_first(clip, getattr(lifecycle, name)))
+    assert clip_job.render_clip(clip.id) == "withdrawn"
+    assert no_frames_left(clip)

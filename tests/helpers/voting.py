@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import json
 from typing import Any
+from unittest import mock
 
 from channels.db import database_sync_to_async
 from channels.testing.websocket import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
 from yolive.asgi import application
-from yolive.voting import rounds
+from yolive.clips.models import Clip
+from yolive.voting import models, rounds, services, tally
 from yolive.voting.conductor import TallyTicker
 from yolive.voting.models import Round
 
@@ -104,3 +106,25 @@ async def submit(viewer: Viewer, text: str) -> dict[str, Any]:
     reply = await viewer.ask({"type": "submit", "text": text}, ("submitted", "error"))
     assert reply["type"] == "submitted", reply
     return dict(reply["prompt"])
+
+
+# Rounds driven from the domain code, as the conductor drives them.
+LIMITS = tally.VoteLimits(per_viewer=100, per_ip=10_000, window_s=10)
+
+
+def propose(text: str) -> int:
+    return int(services.submit_prompt(models.Viewer.objects.create(), text)["id"])
+
+
+def vote(round_id: int, prompt_id: int, times: int) -> None:
+    keys = [models.Viewer.objects.create().key for _ in range(times)]
+
+    async def cast() -> None:
+        for key in keys:
+            assert await tally.cast_vote(round_id, key, prompt_id, "192.0.2.1", LIMITS) == "cast"
+
+    asyncio.run(cast())
+
+
+def render_of(clip: Clip) -> object:
+    return mock.call("generation.tasks.render_clip", args=[clip.pk], queue="gpu")

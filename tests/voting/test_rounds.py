@@ -1,49 +1,20 @@
-import asyncio
 import importlib
 import threading
-from collections.abc import Iterator
 from datetime import timedelta
-from unittest import mock
 
 import pytest
 from django.db import connection
 from django.utils import timezone
 
-from yolive.celery import app
+from tests.helpers.voting import propose, render_of, vote
 from yolive.clips.models import Clip
 from yolive.moderation.models import BlockedTerm
 from yolive.moderation.policy import gate
 from yolive.plumbing.redis_client import get_redis
-from yolive.voting import rounds, services, tally
-from yolive.voting.models import HousePrompt, Prompt, Round, Viewer
+from yolive.voting import rounds, tally, winner
+from yolive.voting.models import HousePrompt, Prompt, Round
 
 pytestmark = pytest.mark.django_db(transaction=True)
-LIMITS = tally.VoteLimits(per_viewer=100, per_ip=10_000, window_s=10)
-
-
-def propose(text: str) -> int:
-    return int(services.submit_prompt(Viewer.objects.create(), text)["id"])
-
-
-def vote(round_id: int, prompt_id: int, times: int) -> None:
-    keys = [Viewer.objects.create().key for _ in range(times)]
-
-    async def cast() -> None:
-        for key in keys:
-            assert await tally.cast_vote(round_id, key, prompt_id, "192.0.2.1", LIMITS) == "cast"
-
-    asyncio.run(cast())
-
-
-@pytest.fixture
-def send_task() -> Iterator[mock.MagicMock]:
-    """The Celery app's one way out to the broker, watched instead of used: what the conductor sent."""
-    with mock.patch.object(app, "send_task", autospec=True) as sent:
-        yield sent
-
-
-def render_of(clip: Clip) -> object:
-    return mock.call("generation.tasks.render_clip", args=[clip.pk], queue="gpu")
 
 
 def test_a_tie_goes_to_the_earliest_submission():
@@ -142,7 +113,7 @@ def test_house_prompts_pass_the_same_gate():
 
     closed = rounds.close_round(rnd)
 
-    assert closed.winner.text == rounds.LAST_RESORT_PROMPT
+    assert closed.winner.text == winner.LAST_RESORT_PROMPT
     assert not Prompt.objects.filter(text__contains="kite").exists()
 
 

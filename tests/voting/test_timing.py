@@ -57,29 +57,36 @@ def test_the_beat_follows_the_round_before_unless_it_ended_long_ago_or_early():
 
 
 def rendered_in(number: int, took_s: float, airable_s: float) -> None:
+    """A winner ready `took_s` after its round closed, airable `airable_s` after it (a head start: before)."""
     clip = make_clip(number, status=Clip.Status.AIRED)
     at = clip.created_at
+    Round.objects.filter(pk=clip.round_id).update(closed_at=at)
     Clip.objects.filter(pk=clip.pk).update(airable_at=at + seconds(airable_s), ready_at=at + seconds(took_s))
 
 
-@pytest.mark.parametrize(("air_while_rendering", "slowest"), [(True, 1.5), (False, 3.0)])
+# Five winners, each (close -> ready, close -> airable): a head start that won (airable before the close) and
+# one that lost (its winner rendered from the close, slowest of all).
+RENDERS = [(2.0, 1.0), (3.0, 1.2), (0.8, -0.5), (2.5, 1.5), (4.0, 2.6)]
+
+
+@pytest.mark.parametrize(("air_while_rendering", "lead"), [(True, 1.5), (False, 3.0)])
 @pytest.mark.django_db(transaction=True)
 def test_a_round_opened_while_a_clip_airs_ends_so_its_winner_is_ready_when_the_air_frees(
-    settings, air_while_rendering, slowest
+    settings, air_while_rendering, lead
 ):
     settings.AIR_WHILE_RENDERING = air_while_rendering
-    for number, (took, airable) in enumerate([(2.0, 1.0), (3.0, 1.2), (2.5, 1.5)], start=1):
+    for number, (took, airable) in enumerate(RENDERS, start=1):
         rendered_in(number, took, airable)
-    make_clip(4, status=Clip.Status.RENDERING)  # the winner before this round's
+    make_clip(len(RENDERS) + 1, status=Clip.Status.RENDERING)  # the winner before this round's
     free_at = time.time() + 3
     air_clock.announce_free_at(free_at)
 
     opened = rounds.open_round(10)
 
     assert opened is not None
-    # The slowest recent render to its first airable frames, or to ready when clips air only whole.
-    lead = slowest + timing.LEAD_MARGIN_S
-    expected = datetime.fromtimestamp(free_at + 10 - lead, UTC)
+    # What four in five recent winners took from their close to airable, or to ready when clips air only
+    # whole: the slowest one is left to filler.
+    expected = datetime.fromtimestamp(free_at + 10 - lead - timing.LEAD_MARGIN_S, UTC)
     assert abs(opened.ends_at - expected) < seconds(0.01)
 
 

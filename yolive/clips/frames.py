@@ -47,7 +47,7 @@ class GrowingFrames:
         self.final = frames_path(clip_id)
         self.final.parent.mkdir(parents=True, exist_ok=True)
         # An earlier attempt's partial file (its worker died): a reader that mapped it keeps its copy.
-        for stale in self.final.parent.glob(f".{self.final.name}.*.partial"):
+        for stale in _partials(self.final):
             stale.unlink(missing_ok=True)
         self.path = self.final.with_name(f".{self.final.name}.{os.getpid()}.partial")
         self._frames: np.memmap | None = np.lib.format.open_memmap(
@@ -92,6 +92,17 @@ def store_frames(clip_id: int, frames: np.ndarray) -> Path:
     growing = GrowingFrames(clip_id, frames.shape)
     growing.write(frames)
     return growing.finish()
+
+
+def _partials(final: Path) -> list[Path]:
+    return list(final.parent.glob(f".{final.name}.*.partial"))
+
+
+def remove(clip_id: int) -> None:
+    """Every file of a clip that never airs, whole or partial (a reader that mapped one keeps its copy)."""
+    final = frames_path(clip_id)
+    for path in [final, *_partials(final)]:
+        path.unlink(missing_ok=True)
 
 
 def locate(stored: str) -> Path:

@@ -35,7 +35,9 @@ def event(clip: Clip) -> events.Event:
 
 
 def announce(clip: Clip) -> None:
-    """Tell viewers (and so moderators) the clip's status as `clip` has it."""
+    """Tell viewers (and so moderators) the clip's status as `clip` has it; nothing of a provisional clip."""
+    if clip.provisional:
+        return
     try:
         events.publish(events.VIEWERS, event(clip))
     except Exception:
@@ -119,6 +121,18 @@ def give_up_waiting(created_before: datetime, error: str) -> list[int]:
         if _move(clip_id, [Status.QUEUED], status=Status.FAILED, finished_at=timezone.now(), error=error):
             given_up.append(clip_id)
     return given_up
+
+
+def confirm(clip_id: int) -> bool:
+    """A provisional clip's prompt won its round: it is the round's clip now, as far as it has got. The
+    caller announces it, after the round's close."""
+    return bool(Clip.objects.filter(id=clip_id, provisional=True).update(provisional=False))
+
+
+def withdraw(clip_id: int) -> bool:
+    """A provisional clip whose prompt lost: gone, and its render stops (its next report finds no clip).
+    Its frames are the caller's to remove (`frames.remove`), once this is committed."""
+    return bool(Clip.objects.filter(id=clip_id, provisional=True).delete()[0])
 
 
 # --- the broadcaster -----------------------------------------------------------------------------------

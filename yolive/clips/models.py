@@ -3,6 +3,12 @@ from __future__ import annotations
 from django.db import models
 
 
+class ClipQuerySet(models.QuerySet["Clip"]):
+    def announced(self) -> ClipQuerySet:
+        """The clips viewers, moderators and the broadcaster know of: all but the provisional ones."""
+        return self.filter(provisional=False)
+
+
 class Clip(models.Model):
     """One round's winner as video. Its status moves only through `yolive.clips.lifecycle`:
 
@@ -14,6 +20,9 @@ class Clip(models.Model):
     Its frames are in the frames store (`yolive.clips.frames`): the worker writes, the broadcaster reads.
     A clip rendering may go on air before it is ready (rendering -> on_air), once enough of it is made
     (`frames_made`) for the render to stay ahead of the air.
+
+    A provisional clip is rendered before its round closes, on the prompt leading then
+    (`yolive.voting.head_start`): nobody hears of it, and nothing airs it, unless that prompt wins.
     """
 
     class Status(models.TextChoices):
@@ -31,6 +40,7 @@ class Clip(models.Model):
     preset = models.CharField(max_length=32)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED, db_index=True)
     progress = models.FloatField(default=0.0)  # 0..1 while rendering
+    provisional = models.BooleanField(default=False)  # rendered ahead of the close; its prompt may yet lose
     skip_requested = models.BooleanField(default=False)  # a moderator's skip; worker and broadcaster obey it
     width = models.PositiveIntegerField(default=0)
     height = models.PositiveIntegerField(default=0)
@@ -48,6 +58,8 @@ class Clip(models.Model):
     ready_at = models.DateTimeField(null=True, blank=True)
     aired_at = models.DateTimeField(null=True, blank=True)  # when it reached viewers
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ClipQuerySet.as_manager()
 
     class Meta:
         db_table = "voting_clip"  # the table it has had since clips were a part of voting

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from yolive.moderation.policy import gate
 from yolive.plumbing import events, heartbeat
-from yolive.voting import rounds, tally
+from yolive.voting import head_start, rounds, tally
 from yolive.voting.lease import Lease
 from yolive.voting.models import Round
 
@@ -62,6 +62,7 @@ class Conductor:
         if timezone.now() >= current.ends_at:
             rounds.close_round(current)
             return rounds.open_round(self.round_seconds) or rounds.open_round_now()
+        head_start.maybe_start(current)
         if tally.round_state(current.pk) is not None:
             self._lost_since = None
         elif self._lost_since is None:

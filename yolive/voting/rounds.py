@@ -1,4 +1,4 @@
-"""The round lifecycle as domain code: open a round, close it once, pick a winner that passes the gate.
+"""The round lifecycle as domain code: open a round, close it once with a winner that passes the gate.
 
 Closing is safe to race: the Redis close script is idempotent and the database claim is a conditional
 update, so of two conductors closing one round exactly one creates the Clip and queues its render.
@@ -7,29 +7,23 @@ update, so of two conductors closing one round exactly one creates the Clip and 
 from __future__ import annotations
 
 import logging
-import secrets
 import time
-from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import Max
 from django.utils import timezone
 
 from yolive.clips import lifecycle
 from yolive.clips.models import Clip
-from yolive.moderation.policy import gate
 from yolive.plumbing import events
-from yolive.voting import tally, timing
+from yolive.voting import head_start, tally, timing, winner
 from yolive.voting.models import HousePrompt, Prompt, Round
 
 log = logging.getLogger(__name__)
 
-RENDER_TASK = "generation.tasks.render_clip"  # queued by name: the conductor never imports torch
-# Used only when no house prompt passes the gate, so the channel still gets a story beat.
-LAST_RESORT_PROMPT = "A slow drift through soft clouds at sunrise, calm and quiet"
 # A render job lives only in Redis until a worker takes it: a Redis restart, or a send that failed after the
 # commit, loses it. The task claims its clip with a conditional update, so sending a waiting clip again is
 # always safe; a clip still waiting after this long is sent again.
@@ -92,15 +86,6 @@ def _start(rnd: Round, candidates: dict[int, str], seq: int) -> None:
         events.publish(events.VIEWERS, events.candidate(rnd.pk, prompt_id, text))
 
 
-@dataclass
-class Choice:
-    """The winner picked before the write transaction (judging can be slow; the database lock must not be)."""
-
-    prompt: Prompt | None = None  # unsaved when it is a house prompt
-    house_id: int | None = None
-    rejected: dict[int, str] = field(default_factory=dict)  # candidates the gate now rejects, with reasons
-
-
 def close_round(rnd: Round) -> Round | None:
     """Freeze the votes, pick and re-check the winner, store it all, create the Clip, queue the render.
 
@@ -110,7 +95,7 @@ def close_round(rnd: Round) -> Round | None:
     if result is None:  # Redis restarted mid-round: the ballot survives in the database, the votes do not
         ids = Prompt.objects.filter(round=rnd, status=Prompt.Status.APPROVED).values_list("id", flat=True)
         result = tally.Result(min(ids, default=None), {pid: 0 for pid in ids}, 0)
-    choice = choose_winner(rnd, result)
+    choice = winner.choose_winner(rnd, result)
     counts = {str(pid): votes for pid, votes in result.counts.items()}
     with transaction.atomic():
         claimed = Round.objects.filter(pk=rnd.pk, state=Round.State.OPEN).update(
@@ -120,100 +105,41 @@ def close_round(rnd: Round) -> Round | None:
             return None
         for pid, reason in choice.rejected.items():
             Prompt.objects.filter(pk=pid).update(status=Prompt.Status.REJECTED, moderation_reason=reason)
-        winner = _store_winner(rnd, choice)
+        head_started = head_start.settle(rnd, choice)  # may make the choice its clip's saved house prompt
+        won = _store_winner(rnd, choice)
         rnd.refresh_from_db()
-        clip = _create_clip(rnd, winner) if winner else None
-        transaction.on_commit(lambda: _announce_close(rnd, winner, counts, result.total, clip), robust=True)
+        clip = head_started or (winner.create_clip(rnd, won) if won else None)
+        queued = head_started is None
+        transaction.on_commit(
+            lambda: _announce_close(rnd, won, counts, result.total, clip, queued), robust=True
+        )
     return rnd
 
 
-def _store_winner(rnd: Round, choice: Choice) -> Prompt | None:
-    winner = choice.prompt
-    if winner is not None and winner.pk is None:
-        winner.round = rnd
-        winner.save()
+def _store_winner(rnd: Round, choice: winner.Choice) -> Prompt | None:
+    won = choice.prompt
+    if won is not None and won.round_id is None:  # a house prompt, unsaved or saved for a head start
+        won.round = rnd
+        won.save()
         HousePrompt.objects.filter(pk=choice.house_id).update(last_used_at=timezone.now())
-    Round.objects.filter(pk=rnd.pk).update(winner=winner)
-    return winner
-
-
-def choose_winner(rnd: Round, result: tally.Result) -> Choice:
-    """The best-voted candidate that passes the gate now; else a house prompt that does."""
-    choice = Choice()
-    ranking = sorted(result.counts.items(), key=lambda item: (-item[1], item[0]))
-    prompts = Prompt.objects.in_bulk([pid for pid, _ in ranking])
-    for pid, _votes in ranking:
-        prompt = prompts.get(pid)
-        if prompt is None or prompt.status != Prompt.Status.APPROVED:
-            continue
-        verdict = gate.judge_winner(
-            prompt.text,
-            prompt_id=prompt.pk,
-            author_id=prompt.author_id,
-            house=prompt.source == Prompt.Source.HOUSE,
-        )
-        if verdict.allowed:
-            choice.prompt = prompt
-            return choice
-        log.info("%s: candidate %s lost at the gate: %s", rnd, pid, verdict.reason)
-        if verdict.decision == "reject":
-            choice.rejected[pid] = verdict.reason[:500]
-    choice.prompt, choice.house_id = house_prompt(rnd)
-    return choice
-
-
-def house_prompt(rnd: Round) -> tuple[Prompt | None, int | None]:
-    """The least recently used active house prompt that passes the gate (the same gate as the crowd's).
-
-    Returns an unsaved Prompt and the HousePrompt's id (None for the last resort), or (None, None).
-    """
-    houses = HousePrompt.objects.filter(active=True).order_by(F("last_used_at").asc(nulls_first=True), "id")
-    for house_id, text in [*houses.values_list("id", "text"), (None, LAST_RESORT_PROMPT)]:
-        prompt = Prompt(
-            text=text,
-            normalized_text=gate.normalize(text),
-            source=Prompt.Source.HOUSE,
-            status=Prompt.Status.APPROVED,
-        )
-        verdict = gate.judge_winner(text, prompt_id=None, author_id=None, house=True)
-        if verdict.allowed:
-            return prompt, house_id
-        log.warning("house prompt %s failed the gate: %s", house_id, verdict.reason)
-    log.error("%s: no prompt passed the gate; the broadcaster's filler covers this slot", rnd)
-    return None, None
-
-
-def _create_clip(rnd: Round, winner: Prompt) -> Clip:
-    return Clip.objects.create(
-        round=rnd,
-        prompt=winner,
-        seed=secrets.randbelow(2**31),
-        preset=settings.MODEL_PRESET,
-        width=settings.VIDEO_WIDTH,
-        height=settings.VIDEO_HEIGHT,
-        fps=settings.VIDEO_FPS,
-    )
+    Round.objects.filter(pk=rnd.pk).update(winner=won)
+    return won
 
 
 def _announce_close(
-    rnd: Round, winner: Prompt | None, counts: dict[str, int], total: int, clip: Clip | None
+    rnd: Round, won: Prompt | None, counts: dict[str, int], total: int, clip: Clip | None, queued: bool
 ) -> None:
-    closed = events.round_closed(
-        rnd.pk, rnd.number, (winner.pk, winner.text) if winner else None, counts, total
-    )
-    if clip is not None:
-        _send_render(clip.pk)
+    """`queued`: the clip is new and its render still to send (a head start's is on its way already)."""
+    closed = events.round_closed(rnd.pk, rnd.number, (won.pk, won.text) if won else None, counts, total)
+    if clip is not None and queued:
+        winner.send_render(clip.pk)
     _tell(events.VIEWERS, closed)  # moderators' sockets hear it there too
     if clip is None:
         return
+    if not queued:
+        clip.refresh_from_db()  # as far as its render has got
     lifecycle.announce(clip)
-    log.info("closed %s: %r wins, %s votes in all", rnd, winner, total)
-
-
-def _send_render(clip_id: int) -> None:
-    from yolive.celery import app
-
-    app.send_task(RENDER_TASK, args=[clip_id], queue="gpu")
+    log.info("closed %s: %r wins, %s votes in all", rnd, won, total)
 
 
 def resend_lost_renders() -> list[int]:
@@ -230,7 +156,7 @@ def resend_lost_renders() -> list[int]:
         )
     )
     for clip_id in resent:
-        _send_render(clip_id)
+        winner.send_render(clip_id)
     if resent:
         log.warning(
             "sent the renders of clips %s again: they waited over %s s", resent, RENDER_RESEND_AFTER_S

@@ -46,7 +46,7 @@ def clip_view(clip: Clip) -> dict[str, Any]:
 
 
 def _clips() -> dict[str, Any]:
-    clips = Clip.objects.select_related("round", "prompt")
+    clips = Clip.objects.announced().select_related("round", "prompt")
     on_air = clips.filter(status=Clip.Status.ON_AIR).order_by("-round__number").first()
     rendering = (
         clips.filter(status__in=[Clip.Status.RENDERING, Clip.Status.QUEUED]).order_by("round__number").first()

@@ -199,6 +199,17 @@ def close_round(round_id: int) -> Result | None:
     return Result(data["winner"], counts, int(data["total"]))
 
 
+def standings(round_id: int) -> Result | None:
+    """The open round's votes so far, for a guess at its winner; None when Redis does not know the round."""
+    keys = RoundKeys(round_id)
+    ids: list[str] = get_redis().hkeys(keys.texts)  # type: ignore[assignment]
+    if not ids and round_state(round_id) is None:
+        return None
+    scores = get_redis().zmscore(keys.tally, ids) if ids else []
+    counts = {int(pid): int(score or 0) for pid, score in zip(ids, scores, strict=True)}
+    return Result(None, counts, sum(counts.values()))
+
+
 def next_tally(round_id: int, force: bool = False) -> dict[str, Any] | None:
     """The `tally` event due for this round, or None when no vote changed since the last one."""
     keys = RoundKeys(round_id)

@@ -4,13 +4,15 @@ A winner airs once the clips before it have aired. If its round closed at a fixe
 clip before it for whatever phase the two clocks happen to have (up to a whole clip), or, when a render ran
 late once, every later winner would wait by that much. So each new round ends `lead` seconds before the moment
 its winner can go on air (the broadcaster's `air_clock` plus a clip for each clip still ahead of it), where
-`lead` is the longest of the recent winners' times from close to airable (ready, or far enough made to go on
-air while the rest renders), plus the broadcaster's look at the clips. A round keeps about its set length
-(see `aligned_end`); without a render yet or a broadcaster on air, it keeps the plain beat.
+`lead` is what four in five of the recent winners took from close to airable (ready, or far enough made to go
+on air while the rest renders; a head start may have made it so by the close), plus the broadcaster's look
+at the clips. A round keeps about its set length (see `aligned_end`); without a render yet or a broadcaster on
+air, it keeps the plain beat.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -20,6 +22,7 @@ from yolive.clips.models import Clip
 from yolive.plumbing import air_clock
 
 RECENT_RENDERS = 10  # winners the lead is taken over
+LEAD_QUANTILE = 0.8
 LEAD_MARGIN_S = 0.5  # the broadcaster's look at the clips (every 0.2 s) and the slot it decides at
 
 
@@ -61,22 +64,46 @@ def aligned_end(now: datetime, seconds: float, beat: datetime, air: Air, lead: f
     return first + timedelta(seconds=slots * air.slot_seconds)
 
 
+def _airable_field() -> str:
+    """When a clip could air: once ready, or with `AIR_WHILE_RENDERING` once made far enough to go on air
+    while the rest renders."""
+    return "airable_at" if settings.AIR_WHILE_RENDERING else "ready_at"
+
+
+def _recent(since: str) -> list[float]:
+    """Seconds from `since` to airable of the recent winners, in order."""
+    field = _airable_field()
+    recent = Clip.objects.announced().filter(**{f"{since}__isnull": False, f"{field}__isnull": False})
+    pairs = recent.order_by("-id").values_list(since, field)[:RECENT_RENDERS]
+    return sorted(max(0.0, (at - start).total_seconds()) for start, at in pairs)
+
+
 def render_lead() -> float | None:
-    """Seconds from a close to its winner's being able to air (the slowest of the recent ones), plus the
-    margin: ready, or with `AIR_WHILE_RENDERING` made far enough to go on air while the rest renders."""
-    field = "airable_at" if settings.AIR_WHILE_RENDERING else "ready_at"
-    recent = Clip.objects.filter(**{f"{field}__isnull": False}).order_by("-id")[:RECENT_RENDERS]
-    took = [(at - created).total_seconds() for created, at in recent.values_list("created_at", field)]
-    return max(took) + LEAD_MARGIN_S if took else None
+    """Seconds from a close to its winner's being able to air, plus the margin: what four winners in five
+    took of late. A head start that won makes it nearly nothing; the quantile, not the slowest, so that a
+    head start lost now and then (or a slow render) costs that round some filler rather than every round
+    the crowd's time."""
+    took = _recent("round__closed_at")
+    return took[math.ceil(LEAD_QUANTILE * len(took)) - 1] + LEAD_MARGIN_S if took else None
+
+
+def time_to_airable() -> float | None:
+    """Seconds a render takes, once a worker starts it, to make its clip airable: the recent median."""
+    took = _recent("started_at")
+    return took[len(took) // 2] if took else None
 
 
 def current_air() -> Air | None:
     free_at = air_clock.free_at()
     if free_at is None:
         return None
-    ahead = Clip.objects.filter(
-        status__in=[Clip.Status.QUEUED, Clip.Status.RENDERING, Clip.Status.READY], skip_requested=False
-    ).count()
+    ahead = (
+        Clip.objects.announced()
+        .filter(
+            status__in=[Clip.Status.QUEUED, Clip.Status.RENDERING, Clip.Status.READY], skip_requested=False
+        )
+        .count()
+    )
     return Air(
         datetime.fromtimestamp(free_at, UTC), ahead, settings.CLIP_SECONDS, settings.HLS_SEGMENT_SECONDS
     )

@@ -141,7 +141,7 @@ SKIPPABLE = (Clip.Status.ON_AIR, Clip.Status.RENDERING, Clip.Status.QUEUED, Clip
 def skip_clip(moderator: Any, clip_id: int | None = None) -> Clip:
     """Ask the broadcaster (on air) or the worker (rendering) to drop a clip; they obey skip_requested."""
     with transaction.atomic():
-        clips = Clip.objects.select_related("round", "prompt").filter(status__in=SKIPPABLE)
+        clips = Clip.objects.announced().select_related("round", "prompt").filter(status__in=SKIPPABLE)
         if clip_id is not None:
             clip = clips.filter(pk=clip_id).first()
         else:

@@ -57,7 +57,8 @@ def round_history() -> list[dict[str, Any]]:
 
 def clips_in_play() -> list[Clip]:
     return list(
-        Clip.objects.select_related("round", "prompt")
+        Clip.objects.announced()
+        .select_related("round", "prompt")
         .filter(status__in=SKIPPABLE)
         .order_by("round__number")[:4]
     )

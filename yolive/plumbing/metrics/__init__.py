@@ -58,6 +58,13 @@ TALLY_FANOUT_SECONDS = Histogram(
     registry=REGISTRY,
 )
 
+HEAD_STARTS = Counter(
+    "yolive_head_starts",
+    "Clips rendered ahead of their round's close on the prompt leading then, by outcome: won (the clip "
+    "aired sooner) or lost (another prompt won; the render was withdrawn).",
+    ["outcome"],
+    registry=REGISTRY,
+)
 KV_CACHE_PAGES = Counter(
     "yolive_kv_cache_pages",
     "Block KV cache events in the render workers (GENERATION_BLOCKS): hits (a page an attention layer read), "
@@ -78,5 +85,5 @@ PUBLISHER = Publisher(REGISTRY)
 
 
 def start_publishing() -> None:
-    """Called once by each long-running process (web, worker pool process, broadcaster)."""
+    """Called once by each long-running process (web, worker pool process, broadcaster, conductor)."""
     PUBLISHER.start()

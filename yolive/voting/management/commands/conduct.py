@@ -8,6 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from yolive.plumbing import metrics
 from yolive.voting.conductor import Conductor
 
 
@@ -25,4 +26,5 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGTERM, request_stop)
         signal.signal(signal.SIGINT, request_stop)
+        metrics.start_publishing()  # head starts won and lost
         Conductor(round_seconds=round_seconds).run(stop)
