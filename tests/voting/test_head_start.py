@@ -159,3 +159,16 @@ def test_no_head_start_when_the_setting_is_off_or_no_render_has_timed_it(rnd, se
     Clip.objects.update(airable_at=None)  # how long a render takes is not known yet
     assert head_start.maybe_start(rnd, before_close(rnd, 1)) is None
     assert send_task.call_count == 0
+
+
+def test_a_head_start_that_failed_gives_way_to_a_render_of_its_own_winner(rnd, send_task):
+    whale = propose("a blue whale")
+    vote(rnd.pk, whale, 1)
+    early = head_start.maybe_start(rnd, before_close(rnd, 1))
+    Clip.objects.filter(pk=early.pk).update(status=Clip.Status.FAILED, error="RuntimeError: boom")
+
+    rounds.close_round(rnd)
+
+    clip = Clip.objects.get(round=rnd)
+    assert clip.prompt_id == whale and clip.pk != early.pk and clip.status == Clip.Status.QUEUED
+    assert send_task.call_args_list == [render_of(early), render_of(clip)]

@@ -70,11 +70,13 @@ def maybe_start(rnd: Round, now: datetime | None = None) -> Clip | None:
 
 def settle(rnd: Round, choice: winner.Choice) -> Clip | None:
     """At the close, inside its transaction: the round's provisional clip, confirmed if its prompt won (the
-    choice then names the clip's saved prompt); None when there was none, or it lost and is withdrawn."""
+    choice then names the clip's saved prompt); None when there was none, or it is withdrawn: its prompt lost,
+    or its render failed (the winner gets a render of its own)."""
     clip = Clip.objects.select_related("round", "prompt").filter(round=rnd, provisional=True).first()
     if clip is None:
         return None
-    if choice.same_prompt(clip.prompt) and lifecycle.confirm(clip.id):
+    won = choice.same_prompt(clip.prompt) and clip.status != Status.FAILED
+    if won and lifecycle.confirm(clip.id):
         choice.prompt, clip.provisional = clip.prompt, False
         transaction.on_commit(lambda: metrics.HEAD_STARTS.labels(outcome="won").inc())
         return clip
@@ -82,7 +84,7 @@ def settle(rnd: Round, choice: winner.Choice) -> Clip | None:
     if clip.prompt.source == Prompt.Source.HOUSE and clip.prompt.round_id is None:
         clip.prompt.delete()  # saved only for the head start
     transaction.on_commit(lambda: _withdrawn(clip.id))
-    log.info("%s: the head start's prompt %r lost; its clip is withdrawn", rnd, clip.prompt)
+    log.info("%s: the head start on %r is withdrawn (%s)", rnd, clip.prompt, "failed" if won else "lost")
     return None
 
 
