@@ -59,12 +59,13 @@ def test_the_leader_starts_rendering_a_render_s_time_before_the_close_and_nobody
     vote(rnd.pk, whale, 2)
     vote(rnd.pk, kite, 1)
 
-    assert head_start.maybe_start(rnd, before_close(rnd, TO_AIRABLE_S + 0.5)) is None  # not yet
-    clip = head_start.maybe_start(rnd, before_close(rnd, TO_AIRABLE_S - 0.1))
+    assert head_start.follow(rnd, before_close(rnd, TO_AIRABLE_S + 0.5)) is None  # not yet
+    clip = head_start.follow(rnd, before_close(rnd, TO_AIRABLE_S - 0.1))
 
     assert clip is not None and clip.provisional and clip.prompt_id == whale
     assert send_task.call_args_list == [render_of(clip)]
-    assert head_start.maybe_start(rnd, before_close(rnd, 0.5)) is None  # one a round
+    assert head_start.follow(rnd, before_close(rnd, 0.5)) == clip  # one while the leader leads
+    assert send_task.call_count == 1
     # Made far enough to air, it is nobody's news yet: not the viewers', the moderators', the broadcaster's.
     Clip.objects.filter(pk=clip.pk).update(status=Clip.Status.RENDERING, airable_at=timezone.now())
     assert [e for c in published.call_args_list if (e := c.args[1]).get("clip_id") == clip.pk] == []
@@ -78,7 +79,7 @@ def test_a_head_start_whose_prompt_wins_is_the_round_s_clip_announced_as_far_as_
 ):
     whale = propose("a blue whale")
     vote(rnd.pk, whale, 2)
-    clip = head_start.maybe_start(rnd, before_close(rnd, 1))
+    clip = head_start.follow(rnd, before_close(rnd, 1))
     Clip.objects.filter(pk=clip.pk).update(status=Clip.Status.RENDERING, progress=0.5)
     won, lost = won_and_lost()
 
@@ -95,7 +96,7 @@ def test_a_head_start_whose_prompt_wins_is_the_round_s_clip_announced_as_far_as_
 def test_a_late_swing_withdraws_the_head_start_with_its_frames_and_the_winner_renders(rnd, send_task):
     kite, whale = propose("a red kite"), propose("a blue whale")
     vote(rnd.pk, kite, 1)
-    early = head_start.maybe_start(rnd, before_close(rnd, 1))
+    early = head_start.follow(rnd, before_close(rnd, 1))
     assert early.prompt_id == kite
     store_frames(early.pk, np.zeros((2, 4, 4, 3), np.uint8))  # one attempt whole,
     GrowingFrames(early.pk, (2, 4, 4, 3))  # another under way
@@ -113,10 +114,28 @@ def test_a_late_swing_withdraws_the_head_start_with_its_frames_and_the_winner_re
     assert won_and_lost() == (won, lost + 1)
 
 
+def test_the_head_start_follows_a_swing_before_the_close(rnd, send_task):
+    kite, whale = propose("a red kite"), propose("a blue whale")
+    vote(rnd.pk, kite, 1)
+    first = head_start.follow(rnd, before_close(rnd, 1.5))
+    GrowingFrames(first.pk, (2, 4, 4, 3))  # its render under way
+    vote(rnd.pk, whale, 2)
+    won, lost = won_and_lost()
+
+    second = head_start.follow(rnd, before_close(rnd, 1.0))
+    rounds.close_round(rnd)
+
+    assert second.prompt_id == whale and not Clip.objects.filter(pk=first.pk).exists()
+    assert not list(frames_path(first.pk).parent.glob(f"*{first.pk}.npy*"))
+    assert send_task.call_args_list == [render_of(first), render_of(second)]
+    assert Clip.objects.get(round=rnd).pk == second.pk
+    assert won_and_lost() == (won + 1, lost + 1)
+
+
 def test_without_candidates_the_house_prompt_gets_the_head_start_and_is_saved_once(rnd, send_task):
     HousePrompt.objects.all().delete()
     HousePrompt.objects.create(text="a paper boat on a rain puddle")
-    early = head_start.maybe_start(rnd, before_close(rnd, 1))
+    early = head_start.follow(rnd, before_close(rnd, 1))
     assert early.prompt.text == "a paper boat on a rain puddle" and early.prompt.round_id is None
 
     closed = rounds.close_round(rnd)
@@ -129,7 +148,7 @@ def test_without_candidates_the_house_prompt_gets_the_head_start_and_is_saved_on
 def test_a_house_prompt_saved_for_a_head_start_that_lost_goes_with_it(rnd, send_task):
     HousePrompt.objects.all().delete()
     HousePrompt.objects.create(text="a paper boat on a rain puddle")
-    early = head_start.maybe_start(rnd, before_close(rnd, 1))
+    early = head_start.follow(rnd, before_close(rnd, 1))
     vote(rnd.pk, propose("a blue whale"), 1)
 
     rounds.close_round(rnd)
@@ -148,23 +167,23 @@ def test_a_house_prompt_saved_for_a_head_start_that_lost_goes_with_it(rnd, send_
 )
 def test_no_head_start_while_the_worker_is_busy(rnd, send_task, busy):
     make_clip(0, **busy)
-    assert head_start.maybe_start(rnd, before_close(rnd, 1)) is None
+    assert head_start.follow(rnd, before_close(rnd, 1)) is None
     assert send_task.call_count == 0
 
 
 def test_no_head_start_when_the_setting_is_off_or_no_render_has_timed_it(rnd, send_task, settings):
     settings.HEAD_START = False
-    assert head_start.maybe_start(rnd, before_close(rnd, 1)) is None
+    assert head_start.follow(rnd, before_close(rnd, 1)) is None
     settings.HEAD_START = True
     Clip.objects.update(airable_at=None)  # how long a render takes is not known yet
-    assert head_start.maybe_start(rnd, before_close(rnd, 1)) is None
+    assert head_start.follow(rnd, before_close(rnd, 1)) is None
     assert send_task.call_count == 0
 
 
 def test_a_head_start_that_failed_gives_way_to_a_render_of_its_own_winner(rnd, send_task):
     whale = propose("a blue whale")
     vote(rnd.pk, whale, 1)
-    early = head_start.maybe_start(rnd, before_close(rnd, 1))
+    early = head_start.follow(rnd, before_close(rnd, 1))
     Clip.objects.filter(pk=early.pk).update(status=Clip.Status.FAILED, error="RuntimeError: boom")
 
     rounds.close_round(rnd)

@@ -62,7 +62,7 @@ class Conductor:
         if timezone.now() >= current.ends_at:
             rounds.close_round(current)
             return rounds.open_round(self.round_seconds) or rounds.open_round_now()
-        head_start.maybe_start(current)
+        head_start.follow(current)
         if tally.round_state(current.pk) is not None:
             self._lost_since = None
         elif self._lost_since is None:
