@@ -33,6 +33,7 @@ import signal
 import sqlite3
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
@@ -51,6 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = str(ROOT / ".venv" / "bin" / "python")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--autoplay-policy=no-user-gesture-required", "--disable-gpu"]
+METRICS_TOKEN = "bench-only"
 STARTUP_TIMEOUT_S = 240  # the worker imports torch and loads the model; the web process warms the gate
 
 
@@ -83,6 +85,7 @@ class Channel:
         env = dict(
             os.environ,
             SECRET_KEY="bench-only",
+            METRICS_TOKEN=METRICS_TOKEN,
             VAR_DIR=str(self.workdir),
             DATABASE_URL="",
             REDIS_URL=f"redis://127.0.0.1:{self.redis_port}/0",
@@ -229,7 +232,10 @@ def render_stages(workdir: Path, clip_ids: list[int]) -> str:
 def head_starts(port: int) -> str:
     """Won and lost, from /metrics, once the conductor's last counts have reached Redis."""
     time.sleep(FLUSH_INTERVAL_S + 1)
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as reply:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
         text = reply.read().decode()
     found = dict(re.findall(r'yolive_head_starts_total\{outcome="(\w+)"\} ([\d.]+)', text))
     return f"won {float(found.get('won', 0)):.0f}, lost {float(found.get('lost', 0)):.0f}"
@@ -299,6 +305,8 @@ def main() -> None:
     )
     parser.add_argument("--player", action="store_true", help="also watch the viewer page in Chromium")
     args = parser.parse_args()
+    # A stopped benchmark stops its channel too (the `finally` below), instead of leaving it running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     channel = Channel()
     channel.start()
     try:
