@@ -122,6 +122,8 @@ def assess(text: str, languages: tuple[str, ...] = ("en",)) -> tuple[Finding, ..
     names = names_in(placed) if "de" not in languages else frozenset()
     forms = reading_forms(normalize(placed))
     hits = concepts.find([emoji_as_words(form) for form in forms], ("en", *languages))
+    if scores := rules_concepts.scoreline(forms[0] if forms else ""):
+        hits = {**hits, "score": scores}
     named = bool(names)
     # Concepts first: where they and the English rules find as bad, the reason shows the words as written.
     found = [*rules_concepts.find(hits, named=named), *rules_concepts.echoes(text)]

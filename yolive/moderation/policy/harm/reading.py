@@ -28,8 +28,9 @@ _WORD = re.compile(r"[\w*']+")
 # A match score ("we lost 7-0", "won 3:1") is a sport, whatever the verbs around it say.
 _SCORE = re.compile(
     r"\b\d{1,3}\s?[-:\u2013]\s?\d{1,3}\b(?![-:/.]\d)"
-    r"|\b\d{1,3} (?:to|nil|-nil) (?:\d{1,3}|nil)\b(?! ?(?:times|years?|yrs|months?|weeks?|days?|hours?|"
-    r"minutes?|mins?|seconds?|pills?|tablets?|mg|ml|grams?|g|kg|people|men|women|kids|children)\b)"
+    r"|\b\d{1,3} (?:to|nil|-nil|a|à|zu|x) (?:\d{1,3}|nil)\b(?! ?(?:times|years?|yrs|months?|weeks?|days?|"
+    r"hours?|minutes?|mins?|seconds?|pills?|tablets?|mg|ml|grams?|g|kg|people|men|women|kids|children|"
+    r"años|anni|anos|ans|jahre|jahren|uhr|heures|horas|ore|meses|mois|monate|mesi)\b)"
     r"|\bby \d{1,3} (?:points|goals|runs|wickets|strokes)\b"
 )
 # Emoji that stand for a word in chat: an ape for a person is dehumanising, a peach and droplets are sexual.

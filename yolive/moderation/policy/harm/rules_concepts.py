@@ -38,7 +38,27 @@ def with_senses(hits: Hits) -> Hits:
         del hits["violent"]
     if "harmless_sense" in hits and "howto" not in hits:
         hits.pop("weapon_weak", None)  # a bartender making a molotov cocktail of flavours
+    if "drug_sense" in hits:
+        hits.pop("drug_weak", None)  # "冰" in 冰淇淋 (ice cream) is no ice
+    if "score" in hits and not _has(hits, "person", "minor", "animal"):
+        hits.pop("violent", None)  # "schlachtet Bremen mit 6 zu 0 ab": a match result
+        hits.pop("lethal", None)
     return hits
+
+
+# A match score in any judged language: "5-0", "3:1", "6 zu 0", "5 à 0", "4 a 0", "5 x 0", "零比五", "3比1".
+_SCORELINE = re.compile(
+    r"\b\d{1,3}\s?[-:\u2013]\s?\d{1,3}\b(?![-:/.]\d)"
+    r"|\b\d{1,3} (?:a|à|zu|x|to) \d{1,3}\b(?! ?(?:años|anni|anos|ans|jahre|jahren|uhr|heures|horas|ore|"
+    r"meses|mois|monate|mesi|years?|lat|лет|года?)\b)"
+    r"|[\d零一二三四五六七八九十]比[\d零一二三四五六七八九十]"
+)
+
+
+def scoreline(text: str) -> list[str]:
+    """The match scores in a prompt (its normal form): with nobody named as a victim, a score verb is a
+    result ("le PSG qui massacre Lyon 5 à 0")."""
+    return _SCORELINE.findall(text)
 
 
 def minors(hits: Hits) -> list[Finding]:
@@ -145,11 +165,38 @@ def extremism(hits: Hits) -> list[Finding]:
                 "praise of or a call to an attack",
             )
         ]
+    if _has(hits, "replaced") and _has(hits, "rally", "group"):  # "you will not replace us", chanted
+        return [Finding(C.EXTREMISM, 4, _words(hits, "replaced", "rally", "group"), "the replacement slogan")]
     if len(set(_words(hits, "nazi_weak"))) >= 2:  # "88" with the black sun or SS runes
         return [Finding(C.EXTREMISM, 4, _words(hits, "nazi_weak"), "neo-Nazi codes")]
-    if _has(hits, "jihadi"):
+    if _has(hits, "attack_weak") and _has(hits, "praise"):  # a word for an attack that has other senses
+        return [Finding(C.EXTREMISM, 2, _words(hits, "attack_weak", "praise"), "praise of an attack")]
+    if _has(hits, "jihadi") and not _has(hits, "history_sense"):  # not a history of Isis told by historians
         return [Finding(C.EXTREMISM, 2, _words(hits, "jihadi"), "jihadist words")]
     return []
+
+
+def _self_harm_said_sideways(hits: Hits) -> Finding | None:
+    """Suicide and self-starvation said without their names: pills so as not to wake up, a fall one would not
+    survive, bones shown as motivation; held where the words are only likely (how many pills, goodbye
+    letters tonight)."""
+    if _has(hits, "pills", "pills_weak") and _has(hits, "nowake"):
+        taken = ("pills", "pills_weak", "nowake", "howmany")
+        return _finding(C.SELF_HARM, 3, hits, taken, "pills so as not to wake up")
+    if _has(hits, "jump_weak", "height") and _has(hits, "nosurvive"):
+        return _finding(C.SELF_HARM, 3, hits, ("jump_weak", "height", "nosurvive"), "a fall not to survive")
+    if _has(hits, "bones") and _has(hits, "fasting", "motivation"):
+        kinds = ("bones", "fasting", "motivation")
+        return _finding(C.SELF_HARM, 3, hits, kinds, "starving with bones shown as motivation")
+    if _has(hits, "rope_up"):  # a rope tied to the ceiling fan
+        return _finding(C.SELF_HARM, 2, hits, ("rope_up",), "a rope tied up high")
+    if _has(hits, "pills") and _has(hits, "howmany"):
+        return _finding(C.SELF_HARM, 2, hits, ("howmany", "pills"), "how many pills")
+    if _has(hits, "farewell") and _has(hits, "soon"):
+        return _finding(C.SELF_HARM, 2, hits, ("farewell", "soon"), "goodbye letters before the night")
+    if _has(hits, "fasting") and _has(hits, "motivation"):
+        return _finding(C.SELF_HARM, 2, hits, ("fasting", "motivation"), "fasting as motivation")
+    return None
 
 
 def speech(hits: Hits) -> list[Finding]:
@@ -162,10 +209,15 @@ def speech(hits: Hits) -> list[Finding]:
     elif _has(hits, "jump_weak") and _has(hits, "height") and _has(hits, "impact"):
         kinds = ("jump_weak", "height", "impact")
         found.append(Finding(C.SELF_HARM, 3, _words(hits, *kinds), "a jump from a height to the impact"))
+    elif sideways := _self_harm_said_sideways(hits):
+        found.append(sideways)
     if _has(hits, "selfcmd"):
         found.append(Finding(C.HOSTILITY, 4, _words(hits, "selfcmd"), "telling someone to kill themselves"))
     if _has(hits, "threat"):
         found.append(Finding(C.HOSTILITY, 4, _words(hits, "threat"), "a threat"))
+    elif _has(hits, "crowd") and _has(hits, "insult", "insult_weak", "humiliate"):  # "everyone in chat, tell"
+        piled = ("crowd", "insult", "insult_weak", "humiliate")
+        found.append(Finding(C.HOSTILITY, 3, _words(hits, *piled), "a crowd set on someone"))
     elif _has(hits, "insult") and _has(hits, "you"):
         found.append(Finding(C.HOSTILITY, 3, _words(hits, "insult", "you"), "an insult aimed at someone"))
     if _has(hits, "voyeur"):

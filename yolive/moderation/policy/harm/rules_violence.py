@@ -161,7 +161,7 @@ def _acts(doc: Doc) -> list[Violence]:
             level -= 1  # "sniping enemies": most often a game, still worth a look when it is lethal
         if doc.tokens[victim_at] in ("we", "us") and victim_at < i and doc.has(_LOSS):
             level = min(level, 1)  # "we got slaughtered 7-0 lol": a lost match
-        if token in lex.SCORE_VERBS and doc.has(lex.MATCH_CONTEXT) and doc.tokens[victim_at] in _SIDES:
+        if token in lex.SCORE_VERBS and _a_result(doc, victim_at, victim):
             level = 0  # "we massacred them in the final", "they got slaughtered 5 to 0": a result
         if level > 0:
             words = (token, doc.tokens[victim_at]) if victim_at > i else (doc.tokens[victim_at], token)
@@ -211,6 +211,14 @@ def _whom(victim: Kind | None) -> str:
     }.get(victim or "", "a person")
 
 
+def _a_result(doc: Doc, victim_at: int, victim: Kind | None) -> bool:
+    """A score verb landing on a side in a match report, or on anyone but a child or an animal beside a
+    match score ("le PSG qui massacre Lyon 5 à 0")."""
+    if doc.has(lex.MATCH_CONTEXT) and doc.tokens[victim_at] in _SIDES:
+        return True
+    return "scoreline" in doc.tokens and victim not in ("minor", "animal")
+
+
 def _victims_of_participles(doc: Doc) -> list[Violence]:
     found = []
     for i, token in enumerate(doc.tokens):
@@ -228,6 +236,8 @@ def _victims_of_participles(doc: Doc) -> list[Violence]:
         if victim is None and doc.tokens[j] not in lex.REMAINS:
             continue
         level = _softened(doc, severity, j if victim else None, None)
+        if token in lex.SCORE_VERBS and _a_result(doc, j, victim):
+            level = 0  # "the team massacred their rivals 8-1"
         if level > 0:
             found.append(Violence(level, victim, (token, doc.tokens[j]), "a victim of violence"))
     return found
