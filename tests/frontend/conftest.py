@@ -24,7 +24,10 @@ CHROMIUM_ARGS = [
 ]
 
 
-@pytest.fixture(scope="session")
+# Package scope: the channel (its worker renders a clip every round) and the browser go once the browser
+# tests end, so the rest of the suite never runs beside them: on two cores their load once slowed a killed
+# web process's restart past the live window in tests/operations/test_supervision.py.
+@pytest.fixture(scope="package")
 def stack() -> Iterator[Stack]:
     # The gate's learned reader, trained here if this machine has none for this policy (about 20 s) and kept
     # in the suite's cache folder, so that the web process loads it in a second instead of training it while
@@ -40,7 +43,7 @@ def stack() -> Iterator[Stack]:
         running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
