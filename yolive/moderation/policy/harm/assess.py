@@ -18,7 +18,7 @@ from yolive.moderation.policy.harm import (
 )
 from yolive.moderation.policy.harm.categories import Category, Finding
 from yolive.moderation.policy.harm.doc import Doc
-from yolive.moderation.policy.harm.reading import emoji_as_words, read, vocabulary
+from yolive.moderation.policy.harm.reading import SCORE, emoji_as_words, read, vocabulary
 from yolive.moderation.policy.text import latin_cased, normalize, reading_forms
 
 
@@ -122,7 +122,7 @@ def assess(text: str, languages: tuple[str, ...] = ("en",)) -> tuple[Finding, ..
     names = names_in(placed) if "de" not in languages else frozenset()
     forms = reading_forms(normalize(placed))
     hits = concepts.find([emoji_as_words(form) for form in forms], ("en", *languages))
-    if scores := rules_concepts.scoreline(forms[0] if forms else ""):
+    if scores := SCORE.findall(forms[0] if forms else ""):  # a match result: see with_senses
         hits = {**hits, "score": scores}
     named = bool(names)
     # Concepts first: where they and the English rules find as bad, the reason shows the words as written.

@@ -25,13 +25,15 @@ from yolive.moderation.policy.harm.languages import FOREIGN, FOREIGN_AFTER_FOREI
 from yolive.moderation.policy.harm.phrases import CONTRACTIONS, UNITS
 
 _WORD = re.compile(r"[\w*']+")
-# A match score ("we lost 7-0", "won 3:1") is a sport, whatever the verbs around it say.
-_SCORE = re.compile(
+# A match score in any judged language ("we lost 7-0", "won 3:1", "6 zu 0", "5 à 0", "零比五") is a sport,
+# whatever the verbs around it say; a number "to" a number of pills, people or years is no score.
+SCORE = re.compile(
     r"\b\d{1,3}\s?[-:\u2013]\s?\d{1,3}\b(?![-:/.]\d)"
     r"|\b\d{1,3} (?:to|nil|-nil|a|à|zu|x) (?:\d{1,3}|nil)\b(?! ?(?:times|years?|yrs|months?|weeks?|days?|"
     r"hours?|minutes?|mins?|seconds?|pills?|tablets?|mg|ml|grams?|g|kg|people|men|women|kids|children|"
-    r"años|anni|anos|ans|jahre|jahren|uhr|heures|horas|ore|meses|mois|monate|mesi)\b)"
+    r"años|anni|anos|ans|jahre|jahren|uhr|heures|horas|ore|meses|mois|monate|mesi|lat|лет|года?)\b)"
     r"|\bby \d{1,3} (?:points|goals|runs|wickets|strokes)\b"
+    r"|[\d零一二三四五六七八九十]比[\d零一二三四五六七八九十]"
 )
 # Emoji that stand for a word in chat: an ape for a person is dehumanising, a peach and droplets are sexual.
 EMOJI = {
@@ -205,7 +207,7 @@ def _merge_units(tokens: list[str]) -> list[str]:
 
 def read(form: str) -> tuple[str, ...]:
     """The token stream of one reading form."""
-    form = emoji_as_words(_SCORE.sub(" scoreline ", form))
+    form = emoji_as_words(SCORE.sub(" scoreline ", form))
     tokens = _join_single_letters(_words(form))
     expanded: list[str] = []
     for token in tokens:

@@ -46,21 +46,6 @@ def with_senses(hits: Hits) -> Hits:
     return hits
 
 
-# A match score in any judged language: "5-0", "3:1", "6 zu 0", "5 à 0", "4 a 0", "5 x 0", "零比五", "3比1".
-_SCORELINE = re.compile(
-    r"\b\d{1,3}\s?[-:\u2013]\s?\d{1,3}\b(?![-:/.]\d)"
-    r"|\b\d{1,3} (?:a|à|zu|x|to) \d{1,3}\b(?! ?(?:años|anni|anos|ans|jahre|jahren|uhr|heures|horas|ore|"
-    r"meses|mois|monate|mesi|years?|lat|лет|года?)\b)"
-    r"|[\d零一二三四五六七八九十]比[\d零一二三四五六七八九十]"
-)
-
-
-def scoreline(text: str) -> list[str]:
-    """The match scores in a prompt (its normal form): with nobody named as a victim, a score verb is a
-    result ("le PSG qui massacre Lyon 5 à 0")."""
-    return _SCORELINE.findall(text)
-
-
 def minors(hits: Hits) -> list[Finding]:
     if not _has(hits, "minor"):
         return []
