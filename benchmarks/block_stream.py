@@ -3,16 +3,19 @@
     python -m benchmarks.block_stream [--clips 12] [--warmup 2] [--seconds 10] [--window 6] [--folder PATH]
         [--threads 1]
 
-A new prompt a clip, as the crowd's rounds give, through four renderers of the world model taking turns clip
+A new prompt a clip, as the crowd's rounds give, through five renderers of the world model taking turns clip
 by clip, each given the previous clip's last frames as the worker gives them (`GENERATION_CONTINUITY_FRAMES`):
 - bidirectional: generation/renderer.py as the worker runs it by default (its caches; the previous clip's
-  lead frames encoded again and denoised with the clip), decoding a few latent frames at a time;
+  lead frames encoded again as soon as that clip is made, generation/lead_cache.py, and denoised with the
+  clip), decoding a few latent frames at a time;
+- bidirectional, lead encoded at the start: the same with `GENERATION_LEAD_AHEAD` off, as before;
 - bidirectional, one decode: the same, its clip decoded in one piece, as before clips aired while made;
 - blocks, re-cached: generation/block_renderer.py (`GENERATION_BLOCKS`), the stream going on in its cache,
   the window re-cached with each clip's prompt;
 - blocks, not re-cached: the same with `GENERATION_RECACHE` off.
 Reported after `--warmup` clips: a clip's render seconds (p50: all, denoising, decoding) and their ratio to
-the bidirectional path's; when its first frames were handed on (from them a clip may go on air); the seam, the
+the bidirectional path's; when its first frames were handed on (from them a clip may go on air); the seconds
+spent encoding the next clip's lead between clips, where a path does; the seam, the
 mean absolute difference (grey levels) between a clip's first frame and the previous clip's last, beside the
 same between neighbouring frames inside the clips (p50 and p95); the block cache's bytes and the process's
 resident memory after the warm-up and at the end. `--folder` reads another model folder (a fine-tune from
@@ -79,6 +82,9 @@ def main() -> None:
     blocks = BlockSettings(sink=args.sink, window=args.window)
     renderers: dict[str, Renderer] = {  # each on its own copy of the model: they hook its attention
         "bidirectional": Renderer(preset, build(args.folder), CacheSettings()),
+        "bidirectional, lead encoded at the start": Renderer(
+            preset, build(args.folder), CacheSettings(lead=False)
+        ),
         "bidirectional, one decode": Renderer(preset, build(args.folder), CacheSettings()),
         "blocks, re-cached": BlockRenderer(preset, build(args.folder), CacheSettings(), blocks),
         "blocks, not re-cached": BlockRenderer(
@@ -95,6 +101,7 @@ def main() -> None:
     first_frames: dict[str, list[float]] = {name: [] for name in renderers}
     seams: dict[str, list[float]] = {name: [] for name in renderers}
     motion: dict[str, list[float]] = {name: [] for name in renderers}
+    ahead: dict[str, list[float]] = {name: [] for name in renderers}  # the next lead, encoded between clips
     last: dict[str, np.ndarray | None] = dict.fromkeys(renderers)
     memory: dict[str, int] = {}
     for clip in range(args.clips):
@@ -121,6 +128,9 @@ def main() -> None:
                 seams[name].append(seam(before, result.frames))
                 motion[name].extend(differences(result.frames))
             last[name] = result.frames
+            began = time.perf_counter()
+            if renderer.prepare_continuation(result.frames, FPS, WIDTH, HEIGHT, LEAD) and clip >= args.warmup:
+                ahead[name].append(time.perf_counter() - began)
         if clip + 1 == args.warmup:
             memory["warm"] = resident_bytes()
     memory["end"] = resident_bytes()
@@ -130,15 +140,16 @@ def main() -> None:
 
     base = p50("bidirectional", "total")
     print(
-        "| path | 10 s clip p50 (denoise, decode) | against bidirectional | first frames p50 | seam "
-        "| inside clips p50 / p95 |"
+        "| path | 10 s clip p50 (denoise, decode) | against bidirectional | first frames p50 | lead encoded "
+        "ahead p50 | seam | inside clips p50 / p95 |"
     )
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for name in renderers:
         total, inside = p50(name, "total"), np.percentile(motion[name], [50, 95])
+        between = f"{statistics.median(ahead[name]):.2f} s" if ahead[name] else "-"
         print(
             f"| {name} | {total:.2f} s ({p50(name, 'denoising'):.2f}, {p50(name, 'decoding'):.2f}) | "
-            f"{total / base:.2f}x | {statistics.median(first_frames[name]):.2f} s | "
+            f"{total / base:.2f}x | {statistics.median(first_frames[name]):.2f} s | {between} | "
             f"{statistics.mean(seams[name]):.1f} | {inside[0]:.1f} / {inside[1]:.1f} |"
         )
     cached = renderers["blocks, re-cached"]
@@ -147,7 +158,7 @@ def main() -> None:
         f"\nblock cache: {cached.cache.pages_in_use} of {args.sink + args.window} frames held, "
         f"{cached.cache.bytes / 2**10:.0f} KiB, {cached.cache.counters.evictions} frames evicted; resident "
         f"memory {memory.get('warm', 0) / 2**20:.0f} MiB after the warm-up, {memory['end'] / 2**20:.0f} MiB "
-        f"after {args.clips} clips (all four renderers)"
+        f"after {args.clips} clips (all {len(renderers)} renderers)"
     )
 
 

@@ -41,7 +41,7 @@ from generation.renderer import CacheSettings, Renderer, RenderRequest
 CLIP_PROMPT = "a paper boat drifts down a flooded neon street at night"
 WARMUP_PROMPT = "a lighthouse in a storm"
 SETTINGS = {
-    "none": CacheSettings(embeddings=0, text_kv=False, step="none"),
+    "none": CacheSettings(embeddings=0, text_kv=False, lead=False, step="none"),
     "embeddings": CacheSettings(embeddings=256, text_kv=False, step="none"),
     "text K/V": CacheSettings(embeddings=0, text_kv=True, step="none"),
     "FBC": CacheSettings(embeddings=0, text_kv=False, step="fbc"),

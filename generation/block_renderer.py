@@ -112,6 +112,9 @@ class BlockRenderer(Renderer):
                     ) from None
                 self.give_way(level)
 
+    def prepare_continuation(self, frames: np.ndarray, fps: int, width: int, height: int, lead: int) -> bool:
+        return False  # the next clip goes on in the KV cache; frames it did not make are encoded as it starts
+
     def give_way(self, tier: int) -> None:
         """A smaller cache for `tier` (1: a quarter less window, 2: int8); the stream starts again."""
         window, int8 = self.cache.window, self.cache.int8

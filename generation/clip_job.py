@@ -244,7 +244,19 @@ def _render(clip: Clip) -> str:
     if finished is None and _withdrawn(clip):  # after its last report: its whole frames go too
         frames.remove(clip.id)
         return "withdrawn"
+    _encode_lead_ahead(renderer, result.frames, request, lead)
     return "ready"
+
+
+def _encode_lead_ahead(renderer: Any, made: Any, request: Any, lead: int) -> None:
+    """The next clip's lead, encoded now that this clip is ready, while the crowd votes on the next
+    (generation/lead_cache.py). A failure here costs the next render only the time it would have saved."""
+    if not settings.GENERATION_CONTINUITY:
+        return
+    try:
+        renderer.prepare_continuation(made, request.fps, request.width, request.height, lead)
+    except Exception:
+        log.exception("could not encode the next clip's lead ahead; the next render will")
 
 
 def _withdrawn(clip: Clip) -> bool:

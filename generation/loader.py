@@ -29,6 +29,7 @@ def cache_settings() -> CacheSettings:
     return CacheSettings(
         embeddings=settings.GENERATION_EMBEDDING_CACHE_SIZE,
         text_kv=settings.GENERATION_TEXT_KV_CACHE,
+        lead=settings.GENERATION_LEAD_AHEAD,
         step=settings.GENERATION_STEP_CACHE,
         fbc_threshold=settings.GENERATION_FBC_THRESHOLD,
     )

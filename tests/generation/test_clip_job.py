@@ -72,12 +72,27 @@ def test_the_next_clip_continues_from_the_previous_rounds_frames(worker_renderer
     clip_job.render_clip(second.id)
     second.refresh_from_db()
     assert second.cache_stats["continuity"]
+    assert second.cache_stats["lead_encoded_ahead"]  # encoded when the first was ready
 
     settings.GENERATION_CONTINUITY = False
     third = make_clip(3, seed=3)
     clip_job.render_clip(third.id)
     third.refresh_from_db()
     assert not third.cache_stats["continuity"]
+
+
+def test_a_lead_that_cannot_be_encoded_ahead_leaves_the_clip_ready_and_the_next_encodes_it(
+    worker_renderer, monkeypatch
+):
+    def broken(*_):  # type: ignore[no-untyped-def]
+        raise RuntimeError("no memory for the encode")
+
+    monkeypatch.setattr(worker_renderer, "prepare_continuation", broken)
+    first, second = make_clip(1, seed=1), make_clip(2, "a whale", seed=2)
+    assert clip_job.render_clip(first.id) == "ready"
+    assert clip_job.render_clip(second.id) == "ready"
+    second.refresh_from_db()
+    assert second.cache_stats["continuity"] and not second.cache_stats["lead_encoded_ahead"]
 
 
 def test_a_skipped_clip_is_never_continued_from(worker_renderer):

@@ -15,7 +15,7 @@ from yolive.voting.models import Prompt, Round
 # Test sizes: a 2x2 latent grid and 17 rendered frames keep each render well under a second on 2 cores.
 SIZE, FPS, SECONDS = 64, 8, 2
 FRAMES = FPS * SECONDS
-NO_CACHES = CacheSettings(embeddings=0, text_kv=False, step="none")
+NO_CACHES = CacheSettings(embeddings=0, text_kv=False, lead=False, step="none")
 
 # Prompts the default model's vocabulary is read from, in Python and on the viewer page alike.
 WORLD_PROMPTS = [
