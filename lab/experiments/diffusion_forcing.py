@@ -2,7 +2,7 @@
 latent frame at its own noise level, make clips generated block by block as good as the bidirectional ones?
 
     python -m lab.experiments.diffusion_forcing [--steps 400 400] [--clips 160] [--prompts 36] [--threads 1]
-        [--clean-context 0.5] [--forcing-only]
+        [--clean-context 0.5] [--context-noise 0.1] [--forcing-only]
 
 Two copies of the shipped transformer (and its text encoder) go on learning from the same seed and batches of
 `--clips` of the transformer stage's training clips (drawn and encoded into var/training/diffusion-forcing/):
@@ -16,11 +16,12 @@ the same prompts and seeds in every row:
 3. blocks, diffusion forcing: the fine-tune made block by block the same way;
 4. bidirectional, fine-tuned: the control, through the renderer.
 Rows 3 and 4 are judged after each run of `--steps`. `--clean-context` gives that share of the forcing run's
-clips a clean past (lab/training/diffusion_forcing.py); `--forcing-only` trains and judges row 3 alone (rows
-1, 2 and 4 are the same prompts and seeds in every run, so an earlier run's stand). A block-made clip has the
-renderer's 12 latent frames (its 9 lead frames dropped after decoding, as the renderer drops them) and no
-step cache; the renderer's rows keep its default caches. Checkpoints and the fine-tunes' model folders go to
-var/training/diffusion-forcing/: a run stopped part way goes on from its last checkpoint.
+clips a clean past (lab/training/diffusion_forcing.py), or one at `--context-noise`, the sigma its blocks are
+then cached at when made (generation/block_causal.py's make_blocks); `--forcing-only` trains and judges row 3
+alone (rows 1, 2 and 4 are the same prompts and seeds in every run, so an earlier run's stand). A block-made
+clip has the renderer's 12 latent frames (its 9 lead frames dropped after decoding, as the renderer drops
+them) and no step cache; the renderer's rows keep its default caches. Checkpoints and the fine-tunes' model
+folders go to var/training/diffusion-forcing/: a run stopped part way goes on from its last checkpoint.
 """
 
 from __future__ import annotations
@@ -48,9 +49,10 @@ FOLDER = VAR / "diffusion-forcing"
 CLIPS, PROMPTS = 160, 36
 
 
-def made_in_blocks(folder: Path) -> Callable[[Case], np.ndarray]:
+def made_in_blocks(folder: Path, context_noise: float = 0.0) -> Callable[[Case], np.ndarray]:
     """The model in `folder` made block by block, one latent frame a block, against a cache of SINK + WINDOW
-    frames, along the world preset's sigmas; decoded as the renderer decodes, its lead frames dropped."""
+    frames filled at `context_noise`, along the world preset's sigmas; decoded as the renderer decodes, its
+    lead frames dropped."""
     from generation.presets import get_preset
 
     preset, pipe = get_preset("world"), world_pipeline(folder)
@@ -65,7 +67,7 @@ def made_in_blocks(folder: Path) -> Callable[[Case], np.ndarray]:
         )
         causal = block_causal(pipe.transformer, (HEIGHT // SPATIAL, WIDTH // SPATIAL))  # an empty cache
         generator = torch.Generator().manual_seed(case.scene.seed % 10_000)
-        blocks = list(make_blocks(causal, (embeds, mask), frames, sigmas, channels, generator))
+        blocks = list(make_blocks(causal, (embeds, mask), frames, sigmas, channels, generator, context_noise))
         video = preset.decode(pipe, unpacked(blocks, causal.grid), WIDTH, HEIGHT)
         return video[LEAD_FRAMES : LEAD_FRAMES + AIRED].numpy()
 
@@ -102,12 +104,13 @@ def main() -> None:
     parser.add_argument("--prompts", type=int, default=PROMPTS, help="held-out prompts judged a row")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--clean-context", type=float, default=0.0, help="share of clips with a clean past")
+    parser.add_argument("--context-noise", type=float, default=0.0, help="the sigma of that past")
     parser.add_argument("--forcing-only", action="store_true", help="train and judge row 3 alone")
     args = parser.parse_args()
     if not 0 < args.batch <= args.clips or min([*args.steps, args.prompts]) <= 0:
         parser.error("--steps and --prompts must be above 0, and --batch above 0 and at most --clips")
-    if not 0 <= args.clean_context <= 1:
-        parser.error("--clean-context is a share from 0 to 1")
+    if not 0 <= args.clean_context <= 1 or not 0 <= args.context_noise < 1:
+        parser.error("--clean-context is a share from 0 to 1, --context-noise a sigma from 0 to below 1")
     torch.set_num_threads(args.threads)
     began = time.monotonic()
     draw_all(FOLDER / "clips", args.clips)
@@ -121,7 +124,12 @@ def main() -> None:
         print(line("2. blocks, shipped", "0", judged(made_in_blocks(MODEL_DIR), chosen), began), flush=True)
     base = (data, args.threads, shipped("transformer"), shipped("text_encoder"), args.batch)
     forcing = f"forcing-clean{args.clean_context:g}" if args.clean_context else "forcing"
-    trainers: dict[str, Trainer] = {forcing: DiffusionForcingTrainer(*base, clean_context=args.clean_context)}
+    forcing += f"-noise{args.context_noise:g}" if args.context_noise else ""
+    trainers: dict[str, Trainer] = {
+        forcing: DiffusionForcingTrainer(
+            *base, clean_context=args.clean_context, context_noise=args.context_noise
+        )
+    }
     if not args.forcing_only:
         trainers["bidirectional"] = Trainer(*base)
     done = 0
@@ -132,7 +140,8 @@ def main() -> None:
             if reached < target:  # SIGTERM or SIGINT: the Trainer checkpointed and ended early
                 raise SystemExit(f"stopped after {reached:,} steps of the {name} run")
         done = target
-        blocks = judged(made_in_blocks(model_folder(trainers[forcing], forcing)), chosen)
+        made = made_in_blocks(model_folder(trainers[forcing], forcing), args.context_noise)
+        blocks = judged(made, chosen)
         print(line("3. blocks, diffusion forcing", f"{done:,}", blocks, began), flush=True)
         if args.forcing_only:
             continue

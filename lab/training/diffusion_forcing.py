@@ -43,25 +43,30 @@ class DiffusionForcingTrainer(Trainer):
         sink: int = SINK,
         window: int = WINDOW,
         clean_context: float = 0.0,
+        context_noise: float = 0.0,
         **kwargs: Any,
     ):
         """The Trainer's arguments; `sink` and `window`: the block-causal mask's, as the cache will hold;
-        `clean_context`: the share of clips whose first frames are given clean."""
+        `clean_context`: the share of clips whose first frames are given as the cache holds finished blocks,
+        at `context_noise` (0: clean; generation reads the cache at the same sigma)."""
         if not 0.0 <= clean_context <= 1.0:
             raise ValueError(f"clean_context is a share from 0 to 1, not {clean_context}")
+        if not 0.0 <= context_noise < 1.0:
+            raise ValueError(f"context_noise is a sigma from 0 to below 1, not {context_noise}")
         super().__init__(latents, *args, **kwargs)
         self.clean_context = clean_context
+        self.context_noise = context_noise
         frames, height, width = latents.x0.shape[2:]
         self.frames = list(range(frames))
         self.causal = block_causal(self.transformer, (height, width), sink, window)
 
     def noise_levels(self, rng: np.random.Generator) -> torch.Tensor:
         """One sigma a latent frame, each drawn on its own; in `clean_context` of the clips, the frames before
-        a random one (not the first) at 0."""
+        a random one (not the first) at the context noise."""
         sigma = shifted(torch.from_numpy(rng.random((self.batch, len(self.frames)))).float())
         frames = torch.arange(len(self.frames))
         for clip in np.flatnonzero(rng.random(self.batch) < self.clean_context):
-            sigma[clip, frames < rng.integers(1, len(self.frames))] = 0.0
+            sigma[clip, frames < rng.integers(1, len(self.frames))] = self.context_noise
         return sigma
 
     def predict(

@@ -2,6 +2,7 @@
 predicts depends on the frames after it."""
 
 import numpy as np
+import pytest
 import torch
 
 from generation.block_causal import unpacked
@@ -61,6 +62,18 @@ def test_a_clean_past_is_given_to_the_share_of_clips_asked_and_carries_no_loss(m
     monkeypatch.setattr(forcing, "predict", lambda xt, *a: torch.where(seen["clean"][..., None], 1e6, 0.0))
     torch.manual_seed(0)
     assert forcing.loss(np.random.default_rng(0)) == loss
+
+
+def test_a_past_given_at_a_context_noise_carries_that_sigma_as_the_cache_will():
+    forcing = DiffusionForcingTrainer(
+        clips(), threads=1, batch=4, window=2, clean_context=1.0, context_noise=0.1
+    )
+    levels = torch.cat([forcing.noise_levels(np.random.default_rng(seed)) for seed in range(50)])
+    past = torch.isclose(levels, torch.tensor(0.1))
+    assert past[:, 0].all() and not past[:, -1].any()  # every clip has a past, never the whole clip
+    assert (past[:, 1:] <= past[:, :-1]).all() and not (levels == 0).any()
+    with pytest.raises(ValueError, match="context_noise"):
+        DiffusionForcingTrainer(clips(), threads=1, batch=4, window=2, context_noise=1.0)
 
 
 def test_the_transformer_reads_each_frames_noise_level_on_each_of_its_tokens(monkeypatch):
