@@ -18,7 +18,7 @@ from yolive.clips.frames import GrowingFrames, frames_path, store_frames
 from yolive.clips.models import Clip
 from yolive.moderation.desk import panel
 from yolive.plumbing import events, metrics
-from yolive.voting import head_start, rounds, snapshot
+from yolive.voting import head_start, rounds, snapshot, timing
 from yolive.voting.models import HousePrompt, Prompt, Round, Viewer
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,8 +59,9 @@ def test_the_leader_starts_rendering_a_render_s_time_before_the_close_and_nobody
     vote(rnd.pk, whale, 2)
     vote(rnd.pk, kite, 1)
 
-    assert head_start.follow(rnd, before_close(rnd, TO_AIRABLE_S + 0.5)) is None  # not yet
-    clip = head_start.follow(rnd, before_close(rnd, TO_AIRABLE_S - 0.1))
+    due = TO_AIRABLE_S + timing.LEAD_MARGIN_S  # a render's time to airable, and the margin
+    assert head_start.follow(rnd, before_close(rnd, due + 0.1)) is None  # not yet
+    clip = head_start.follow(rnd, before_close(rnd, due - 0.1))
 
     assert clip is not None and clip.provisional and clip.prompt_id == whale
     assert send_task.call_args_list == [render_of(clip)]

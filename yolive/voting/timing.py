@@ -78,19 +78,26 @@ def _recent(since: str) -> list[float]:
     return sorted(max(0.0, (at - start).total_seconds()) for start, at in pairs)
 
 
+def _usual(took: list[float]) -> float:
+    """What four in five of `took` (sorted) stayed within: the quantile, not the slowest, so that one slow
+    render now and then costs its round some filler rather than every round the crowd's time."""
+    return took[math.ceil(LEAD_QUANTILE * len(took)) - 1]
+
+
 def render_lead() -> float | None:
     """Seconds from a close to its winner's being able to air, plus the margin: what four winners in five
-    took of late. A head start that won makes it nearly nothing; the quantile, not the slowest, so that a
-    head start lost now and then (or a slow render) costs that round some filler rather than every round
-    the crowd's time."""
+    took of late. A head start that won makes it nearly nothing; a head start lost now and then (or a slow
+    render) costs that round some filler."""
     took = _recent("round__closed_at")
-    return took[math.ceil(LEAD_QUANTILE * len(took)) - 1] + LEAD_MARGIN_S if took else None
+    return _usual(took) + LEAD_MARGIN_S if took else None
 
 
 def time_to_airable() -> float | None:
-    """Seconds a render takes, once a worker starts it, to make its clip airable: the recent median."""
+    """Seconds a render takes, once a worker starts it, to make its clip airable, plus the margin: what four
+    renders in five took of late, so that a head start begun that long before the close has its clip
+    airable by the close four times in five (the median left every other one late)."""
     took = _recent("started_at")
-    return took[len(took) // 2] if took else None
+    return _usual(took) + LEAD_MARGIN_S if took else None
 
 
 def current_air() -> Air | None:
