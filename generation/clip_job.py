@@ -205,6 +205,7 @@ def _render(clip: Clip) -> str:
         _count_oom(level)
     if result.interrupted or result.frames is None:
         return _stop(clip, growing, timings=result.timings, cache_stats=result.cache_stats)
+    _encode_lead_ahead(renderer, result.frames, request, lead)
     began = time.perf_counter()
     try:
         path = growing.finish()
@@ -244,13 +245,15 @@ def _render(clip: Clip) -> str:
     if finished is None and _withdrawn(clip):  # after its last report: its whole frames go too
         frames.remove(clip.id)
         return "withdrawn"
-    _encode_lead_ahead(renderer, result.frames, request, lead)
     return "ready"
 
 
 def _encode_lead_ahead(renderer: Any, made: Any, request: Any, lead: int) -> None:
-    """The next clip's lead, encoded now that this clip is ready, while the crowd votes on the next
-    (generation/lead_cache.py). A failure here costs the next render only the time it would have saved."""
+    """The next clip's lead, encoded once this clip's frames are all made, while the crowd votes on the next
+    (generation/lead_cache.py). Before the clip is marked ready, so that the worker still counts as busy and
+    no head start waits in the queue behind the encode; a clip whose frames are all made airs either way, and
+    a whole clip that airs only once ready loses to this what the next one gains. A failure here costs the
+    next render only the time it would have saved."""
     if not settings.GENERATION_CONTINUITY:
         return
     try:
