@@ -3,8 +3,9 @@
 A clip goes on from the previous clip's last frames, which the pipeline encodes through the VAE as its render
 starts: on 2 CPU cores about 1.2 s of a continuing clip's 2 s of denoising, all of it before the clip's first
 frames, which the crowd waits for (docs/benchmarks.md, "The lead encoded ahead"). The worker that made a clip
-encodes its lead as soon as the clip is ready (`Renderer.prepare_continuation`), while the crowd still
-votes, and keeps the encoder's output here; the next render's pipeline finds it instead of encoding again.
+encodes its lead once the clip's frames are all made (`Renderer.prepare_continuation`, from
+generation/clip_job.py), while the crowd still votes, and keeps the encoder's output here; the next render's
+pipeline finds it instead of encoding again.
 
 Exact by construction: the key is the encoder's input, byte for byte, and what is kept is the encoder's
 output, the latent distribution, from which the pipeline samples with the render's own generator as it would

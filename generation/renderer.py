@@ -60,7 +60,7 @@ StepCallback = Callable[[int, int], bool]  # (steps done, total) -> True to stop
 class CacheSettings:
     embeddings: int = 256  # LRU capacity; 0 = off
     text_kv: bool = True
-    lead: bool = True  # the next clip's lead encoded as soon as a clip is ready (generation/lead_cache.py)
+    lead: bool = True  # the next clip's lead encoded once a clip is made (generation/lead_cache.py)
     step: str = "fbc"  # none | fbc | pab | taylorseer
     fbc_threshold: float = 0.0  # 0 = the preset's measured default
 

@@ -158,7 +158,7 @@ GENERATION_STEP_CACHE = env_choice("GENERATION_STEP_CACHE", "fbc", ("none", "fbc
 GENERATION_FBC_THRESHOLD = env_float("GENERATION_FBC_THRESHOLD", 0.0, minimum=0.0, maximum=1.0)
 # Condition each clip on the last frames of the previous round's clip (8k+1 frames: 1 = its last frame).
 GENERATION_CONTINUITY = env_bool("GENERATION_CONTINUITY", True)
-# The next clip's lead frames encoded as soon as a clip is ready, not as the next render starts: its first
+# The next clip's lead frames encoded once a clip is made, not as the next render starts: its first
 # frames come a VAE encode sooner (generation/lead_cache.py; exact).
 GENERATION_LEAD_AHEAD = env_bool("GENERATION_LEAD_AHEAD", True)
 GENERATION_CONTINUITY_FRAMES = env_int("GENERATION_CONTINUITY_FRAMES", 9, minimum=1, maximum=33)
