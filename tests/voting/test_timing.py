@@ -97,3 +97,14 @@ def test_without_a_broadcaster_on_air_rounds_keep_the_plain_beat():
     opened = rounds.open_round(10)
     assert opened is not None
     assert opened.ends_at == previous.ends_at + seconds(10)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_head_start_is_due_what_four_renders_in_five_took_to_airable_plus_the_margin():
+    assert timing.time_to_airable() is None  # no render yet: no head start
+    for number, to_airable in enumerate([1.0, 1.4, 0.9, 3.5, 1.2, 1.1, 1.3, 1.6, 1.0, 1.5], start=1):
+        clip = make_clip(number, status=Clip.Status.AIRED)
+        started = clip.created_at
+        Clip.objects.filter(pk=clip.pk).update(started_at=started, airable_at=started + seconds(to_airable))
+    # The eighth of ten: the slowest one (3.5 s) is left out, the median (1.25 s) would leave half late.
+    assert timing.time_to_airable() == pytest.approx(1.5 + timing.LEAD_MARGIN_S)
