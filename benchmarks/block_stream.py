@@ -6,7 +6,7 @@
 A new prompt a clip, as the crowd's rounds give, through five renderers of the world model taking turns clip
 by clip, each given the previous clip's last frames as the worker gives them (`GENERATION_CONTINUITY_FRAMES`):
 - bidirectional: generation/renderer.py as the worker runs it by default (its caches; the previous clip's
-  lead frames encoded again as soon as that clip is made, generation/lead_cache.py, and denoised with the
+  lead frames encoded again once that clip is made, generation/lead_cache.py, and denoised with the
   clip), decoding a few latent frames at a time;
 - bidirectional, lead encoded at the start: the same with `GENERATION_LEAD_AHEAD` off, as before;
 - bidirectional, one decode: the same, its clip decoded in one piece, as before clips aired while made;

@@ -158,14 +158,14 @@ GENERATION_STEP_CACHE = env_choice("GENERATION_STEP_CACHE", "fbc", ("none", "fbc
 GENERATION_FBC_THRESHOLD = env_float("GENERATION_FBC_THRESHOLD", 0.0, minimum=0.0, maximum=1.0)
 # Condition each clip on the last frames of the previous round's clip (8k+1 frames: 1 = its last frame).
 GENERATION_CONTINUITY = env_bool("GENERATION_CONTINUITY", True)
-# The next clip's lead frames encoded once a clip is made, not as the next render starts: its first
-# frames come a VAE encode sooner (generation/lead_cache.py; exact).
-GENERATION_LEAD_AHEAD = env_bool("GENERATION_LEAD_AHEAD", True)
 GENERATION_CONTINUITY_FRAMES = env_int("GENERATION_CONTINUITY_FRAMES", 9, minimum=1, maximum=33)
 if (GENERATION_CONTINUITY_FRAMES - 1) % 8:
     raise ImproperlyConfigured(
         f"GENERATION_CONTINUITY_FRAMES={GENERATION_CONTINUITY_FRAMES} is not 8k+1 (1, 9, 17, 25 or 33)"
     )
+# The next clip's lead frames encoded once a clip is made, not as the next render starts: its first
+# frames come a VAE encode sooner (generation/lead_cache.py; exact).
+GENERATION_LEAD_AHEAD = env_bool("GENERATION_LEAD_AHEAD", True)
 # Block-causal generation (generation/block_renderer.py): clips made a latent frame at a time against a
 # rolling KV cache of SINK + WINDOW frames kept from clip to clip. Off: its model does not yet draw as well as
 # the bidirectional one (lab/ledger.md, diffusion forcing). The world model's grid only.

@@ -45,8 +45,9 @@ def test_a_lead_encoded_ahead_gives_the_shipped_model_the_same_clip_a_cold_encod
     ask = {"seed": 3, "width": facts.width, "height": facts.height, "fps": facts.fps, "num_frames": 16}
     previous = renderer.render(RenderRequest("a kitten bouncing in the snow", **ask)).frames
     assert previous is not None
-    following = RenderRequest("a rocket rising in space", **{**ask, "seed": 4}, condition=previous)
-    following.condition_lead = LEAD
+    following = RenderRequest(
+        "a rocket rising in space", **{**ask, "seed": 4}, condition=previous, condition_lead=LEAD
+    )
     cold = renderer.render(following)
     assert renderer.prepare_continuation(previous, facts.fps, facts.width, facts.height, LEAD)
     warm = renderer.render(following)
