@@ -204,9 +204,16 @@ class BlockCausal:
     def masked(self, frames: list[int]) -> Iterator[torch.Tensor]:
         """One pass over `frames` (latent frame numbers, in order), block-causal by mask; yields its video
         coordinates."""
-        self.state.mask = block_causal_mask(frames, self.grid.tokens, self.cache.sink, self.cache.window)
-        try:
+        with self.attending(block_causal_mask(frames, self.grid.tokens, self.cache.sink, self.cache.window)):
             yield self.grid.coords(frames, self.origin)
+
+    @contextmanager
+    def attending(self, mask: torch.Tensor) -> Iterator[None]:
+        """One pass whose self-attention is `mask` ((tokens x tokens) booleans, True where a query token
+        sees a key token), the keys rotated at the coordinates the pass is given."""
+        self.state.mask = mask
+        try:
+            yield
         finally:
             self.state.mask = None
 

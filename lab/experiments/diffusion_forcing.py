@@ -2,7 +2,7 @@
 latent frame at its own noise level, make clips generated block by block as good as the bidirectional ones?
 
     python -m lab.experiments.diffusion_forcing [--steps 400 400] [--clips 160] [--prompts 36] [--threads 1]
-        [--clean-context 0.5] [--context-noise 0.1] [--forcing-only]
+        [--clean-context 0.5] [--context-noise 0.1] [--teacher-forcing] [--forcing-only]
 
 Two copies of the shipped transformer (and its text encoder) go on learning from the same seed and batches of
 `--clips` of the transformer stage's training clips (drawn and encoded into var/training/diffusion-forcing/):
@@ -17,7 +17,9 @@ the same prompts and seeds in every row:
 4. bidirectional, fine-tuned: the control, through the renderer.
 Rows 3 and 4 are judged after each run of `--steps`. `--clean-context` gives that share of the forcing run's
 clips a clean past (lab/training/diffusion_forcing.py), or one at `--context-noise`, the sigma its blocks are
-then cached at when made (generation/block_causal.py's make_blocks); `--forcing-only` trains and judges row 3
+then cached at when made (generation/block_causal.py's make_blocks); `--teacher-forcing` gives every frame
+of every clip the clean past generation gives it instead (lab/training/diffusion_forcing.py's
+TeacherForcingTrainer: the clip read twice, clean and noisy); `--forcing-only` trains and judges row 3
 alone (rows 1, 2 and 4 are the same prompts and seeds in every run, so an earlier run's stand). A block-made
 clip has the renderer's 12 latent frames (its 9 lead frames dropped after decoding, as the renderer drops
 them) and no step cache; the renderer's rows keep its default caches. Checkpoints and the fine-tunes' model
@@ -41,7 +43,7 @@ from lab.evaluation.rows import AIRED, Case, Row, cases, rendered, world_pipelin
 from lab.training import VAR
 from lab.training.architecture import HEIGHT, LEAD_FRAMES, SPATIAL, WIDTH
 from lab.training.clips import draw_all
-from lab.training.diffusion_forcing import DiffusionForcingTrainer, block_causal
+from lab.training.diffusion_forcing import DiffusionForcingTrainer, TeacherForcingTrainer, block_causal
 from lab.training.model_folder import save_part, shipped, shipped_vae
 from lab.training.transformer import Trainer, encode_clips
 
@@ -105,12 +107,15 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--clean-context", type=float, default=0.0, help="share of clips with a clean past")
     parser.add_argument("--context-noise", type=float, default=0.0, help="the sigma of that past")
+    parser.add_argument("--teacher-forcing", action="store_true", help="every frame a clean past")
     parser.add_argument("--forcing-only", action="store_true", help="train and judge row 3 alone")
     args = parser.parse_args()
     if not 0 < args.batch <= args.clips or min([*args.steps, args.prompts]) <= 0:
         parser.error("--steps and --prompts must be above 0, and --batch above 0 and at most --clips")
     if not 0 <= args.clean_context <= 1 or not 0 <= args.context_noise < 1:
         parser.error("--clean-context is a share from 0 to 1, --context-noise a sigma from 0 to below 1")
+    if args.teacher_forcing and args.clean_context:
+        parser.error("--teacher-forcing gives every frame a clean past: leave out --clean-context")
     torch.set_num_threads(args.threads)
     began = time.monotonic()
     draw_all(FOLDER / "clips", args.clips)
@@ -124,11 +129,11 @@ def main() -> None:
         print(line("2. blocks, shipped", "0", judged(made_in_blocks(MODEL_DIR), chosen), began), flush=True)
     base = (data, args.threads, shipped("transformer"), shipped("text_encoder"), args.batch)
     forcing = f"forcing-clean{args.clean_context:g}" if args.clean_context else "forcing"
+    forcing = "teacher-forcing" if args.teacher_forcing else forcing
     forcing += f"-noise{args.context_noise:g}" if args.context_noise else ""
+    kind = TeacherForcingTrainer if args.teacher_forcing else DiffusionForcingTrainer
     trainers: dict[str, Trainer] = {
-        forcing: DiffusionForcingTrainer(
-            *base, clean_context=args.clean_context, context_noise=args.context_noise
-        )
+        forcing: kind(*base, clean_context=args.clean_context, context_noise=args.context_noise)
     }
     if not args.forcing_only:
         trainers["bidirectional"] = Trainer(*base)
@@ -142,7 +147,8 @@ def main() -> None:
         done = target
         made = made_in_blocks(model_folder(trainers[forcing], forcing), args.context_noise)
         blocks = judged(made, chosen)
-        print(line("3. blocks, diffusion forcing", f"{done:,}", blocks, began), flush=True)
+        label = "3. blocks, teacher forcing" if args.teacher_forcing else "3. blocks, diffusion forcing"
+        print(line(label, f"{done:,}", blocks, began), flush=True)
         if args.forcing_only:
             continue
         control = judged(

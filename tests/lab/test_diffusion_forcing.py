@@ -7,7 +7,8 @@ import torch
 
 from generation.block_causal import unpacked
 from lab.training.architecture import LATENT_CHANNELS, LATENT_GRID
-from lab.training.diffusion_forcing import DiffusionForcingTrainer
+from generation.pipeline import velocity
+from lab.training.diffusion_forcing import DiffusionForcingTrainer, TeacherForcingTrainer
 from lab.training.transformer import Latents, Trainer, pack
 from tests.helpers.commands import refusal
 from tests.helpers.training import losses_on_one_batch
@@ -129,6 +130,57 @@ def test_no_frame_under_the_mask_reads_a_later_frame_but_the_bidirectional_model
     plain = Trainer(clips(), threads=1, batch=2)
     before, after = predictions(plain, later=True)
     assert not torch.allclose(before[:, :-tokens], after[:, :-tokens])
+
+
+def made_against_the_cache(trainer: TeacherForcingTrainer, noisy, timestep, clean, prompt) -> torch.Tensor:
+    """Each frame of `noisy` predicted as make_blocks predicts it: a block pass reading the cache, then its
+    clean frame's pass at timestep 0 filling it."""
+    tokens, out = trainer.causal.grid.tokens, []
+    for frame in range(FRAMES):
+        at = slice(frame * tokens, (frame + 1) * tokens)
+        with trainer.causal.block(frame) as coords:
+            out.append(velocity(trainer.transformer, noisy[:, at], prompt, timestep[:, at], coords))
+        with trainer.causal.block(frame, fill=True) as coords:
+            velocity(trainer.transformer, clean[:, at], prompt, torch.zeros_like(timestep[:, at]), coords)
+    return torch.cat(out, dim=1)
+
+
+def test_teacher_forcing_denoises_every_frame_as_generation_does_against_the_cache():
+    trainer = TeacherForcingTrainer(clips(), threads=1, batch=2, window=1)  # the cache evicts frame 1 for 3
+    trainer.transformer.eval()
+    g = torch.Generator().manual_seed(3)
+    clean = pack(trainer.data.x0[:1].float(), trainer.cells)
+    noisy = torch.randn(clean.shape, generator=g)
+    timestep = torch.tensor([[900.0, 400.0, 100.0, 700.0]]).repeat_interleave(clean.shape[1] // FRAMES, dim=1)
+    prompt = (torch.randn(1, 4, 64, generator=g), torch.ones(1, 4, dtype=torch.long))
+    with torch.no_grad():
+        taught = trainer.predict(noisy, prompt, timestep, torch.tensor([0]), np.random.default_rng(0))
+        made = made_against_the_cache(trainer, noisy, timestep, clean, prompt)
+    assert (taught - made).abs().max() < 1e-5
+    # a frame never reads its own clean copy: a changed clean frame moves only the frames after it
+    tokens, original = trainer.causal.grid.tokens, trainer.data
+    for changed, untouched in ((2, [0, 1, 2]), (3, [0, 1, 2, 3])):
+        other = original.x0.clone()
+        other[0, :, changed] = torch.randn(other[0, :, changed].shape, generator=g).half()
+        trainer.data = Latents(other, original.masks, original.captions, original.continuation)
+        with torch.no_grad():
+            moved = trainer.predict(noisy, prompt, timestep, torch.tensor([0]), np.random.default_rng(0))
+        same = [
+            torch.equal(moved[:, f * tokens : (f + 1) * tokens], taught[:, f * tokens : (f + 1) * tokens])
+            for f in range(FRAMES)
+        ]
+        assert [f for f in range(FRAMES) if same[f]] == untouched
+
+
+def test_teacher_forcing_refuses_a_share_of_clean_pasts():
+    with pytest.raises(ValueError, match="clean_context"):
+        TeacherForcingTrainer(clips(), threads=1, batch=2, window=2, clean_context=0.5)
+
+
+def test_a_few_teacher_forced_steps_lower_the_loss():
+    trainer = TeacherForcingTrainer(clips(), threads=1, batch=4, window=2)
+    losses = losses_on_one_batch(trainer, steps=25)
+    assert losses[-1] < 0.85 * losses[0]
 
 
 def test_blocks_unpack_to_the_latents_they_were_packed_from():
