@@ -12,6 +12,11 @@ from yolive.plumbing.redis_client import get_redis
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     suite_redis.claim(get_redis())
+    # The gate's learned reader, trained once into the suite's cache folder (most of a minute on a fresh
+    # clone) before any test starts a server whose first prompt would wait for it within its own timeout.
+    from yolive.moderation.policy.learned.training import shipped
+
+    shipped()
 
 
 @pytest.fixture(autouse=True)

@@ -220,9 +220,9 @@ MODERATION_HOLD_AT = env_float("MODERATION_HOLD_AT", 0.5, minimum=0.0, maximum=1
 # holds what it reads as children's harm: the thresholds `python -m yolive.moderation.policy.learned.crossval`
 # chose (at most 1 % more benign prompts held, both together). MODERATION_LEARNED_HOLD_AT above 1 switches the
 # reader off.
-MODERATION_LEARNED_HOLD_AT = env_float("MODERATION_LEARNED_HOLD_AT", 0.802, minimum=0.0, maximum=2.0)
+MODERATION_LEARNED_HOLD_AT = env_float("MODERATION_LEARNED_HOLD_AT", 0.876, minimum=0.0, maximum=2.0)
 MODERATION_LEARNED_HOLD_MINORS_AT = env_float(
-    "MODERATION_LEARNED_HOLD_MINORS_AT", 0.61, minimum=0.0, maximum=1.0
+    "MODERATION_LEARNED_HOLD_MINORS_AT", 0.76, minimum=0.0, maximum=1.0
 )
 # A timeout or ban also covers the viewer's network (IPv4 address, IPv6 /64) for as long as it lasts.
 MODERATION_BAN_ADDRESS = env_bool("MODERATION_BAN_ADDRESS", True)

@@ -21,8 +21,8 @@ NEW_CATEGORIES = {Category.WEAPONS, Category.DRUGS, Category.PERSONAL, Category.
 NOT_MET_ON_A_FRESH_LIST = pytest.mark.xfail(
     strict=True,
     reason="not met on the test split, written by people who never saw the gate (docs/moderation.md): "
-    "harmful approved 8.5 % of 496, minors 1.6 % of 61, benign stopped 5.6 % of 286, extremism caught 76 %, "
-    "drugs 87 %",
+    "harmful approved 5.8 % of 496, minors 6.6 % of 61, benign stopped 5.6 % of 286, extremism caught 88 %, "
+    "drugs 92 %",
 )
 
 

@@ -157,3 +157,28 @@ def test_the_first_score_misses_are_prompts_of_their_lists():
     for miss in crossval.first_score_misses():
         source = f"scored_once_{miss.list_name}.tsv"
         assert any(e.text == miss.text and e.source == source and e.harmful for e in examples), miss
+
+
+def test_harm_learned_in_english_is_read_in_the_other_judged_languages_through_the_meaning():
+    """Readers trained on English prompts only: with the sentence embedding they hold more of the harmful
+    prompts of the other seven languages, at the same share of their benign prompts held."""
+    import numpy as np
+
+    examples = training.corpus_examples()
+    english = [e for e in examples if e.language == "en" and e.disguise == "plain"][::2]
+    others = [e for e in examples if e.language != "en" and e.disguise == "plain"]
+    known = crossval.embeddings_of([e.text for e in english + others] + training.everyday().texts)
+    held = {}
+    for scale in (0.0, reader.EMBEDDING_SCALE):
+        model = training.train(english, scale, known)
+        scores = crossval.scored(model, [e.text for e in others])
+        benign = np.array([not e.harmful for e in others])
+        at = crossval.threshold_for(scores.harm[benign], at_most=0.05)
+        held[scale] = float((scores.harm[~benign] >= at).mean())
+    assert held[reader.EMBEDDING_SCALE] > held[0.0] + 0.3, held  # 0.83 against 0.28 when written
+
+
+def test_a_word_taken_out_leaves_the_rest_of_the_prompt():
+    assert reader.without("a man hits a dog", "a") == "man hits a dog"
+    assert reader.without("a man hits a dog", "hits") == "a man a dog"
+    assert reader.without("你去死吧", "去死") == "你吧"

@@ -69,13 +69,11 @@ def learned_finding(forms: list[str], found: list[Finding]) -> Finding | None:
     if settings.MODERATION_LEARNED_HOLD_AT > 1.0:
         return None
     hold_at = HoldAt(settings.MODERATION_LEARNED_HOLD_AT, settings.MODERATION_LEARNED_HOLD_MINORS_AT)
-    reading = learned_reader().read(forms, hold_at)
+    already = {f.category.value for f in found if f.severity >= LEARNED_SEVERITY}
+    reading = learned_reader().read(forms, hold_at, already)
     if reading is None:
         return None
-    category = Category(reading.category)
-    if any(f.category == category and f.severity >= LEARNED_SEVERITY for f in found):
-        return None
-    return Finding(category, LEARNED_SEVERITY, reading.words, LEARNED_WHY)
+    return Finding(Category(reading.category), LEARNED_SEVERITY, reading.words, LEARNED_WHY)
 
 
 def language_finding(language: Language) -> Finding | None:

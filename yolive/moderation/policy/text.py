@@ -179,6 +179,12 @@ def plain(normalized: str) -> str:
     return _strip_marks(unmixed(normalized)).replace("\u00df", "ss").translate(_FLAG_LETTERS)
 
 
+def meaning_form(normalized: str) -> str:
+    """The text undisguised and respelled as in the reading forms, accents and lookalike letters' scripts
+    kept as the language writes them: what a reader of whole sentences reads (it knows "niño", not "nino")."""
+    return _undisguised(unmixed(normalized))[-1]
+
+
 def language_form(normalized: str) -> str:
     """The text undisguised as in the reading forms, accents kept, but not respelled and with hyphens and
     apostrophes left between words: what its language is told from (respelling would read Dutch "een" as

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections import Counter
@@ -69,13 +70,19 @@ class Scores:
         return self.harm >= np.where(self.minors, hold_at.minors, hold_at.other)
 
 
+def embeddings_of(texts: list[str]) -> dict[str, np.ndarray]:
+    """Each distinct text's sentence embedding, computed once for every reader trained on it."""
+    distinct = list(dict.fromkeys(texts))
+    return dict(zip(distinct, reader.embedded(distinct), strict=True))
+
+
 def scored(model: LearnedReader, texts: list[str]) -> Scores:
     probabilities = [model.probabilities(reader.forms_of(t)) for t in texts]
     minors = [model.classes[model.likeliest_harm(p)] == reader.MINORS for p in probabilities]
     return Scores(np.array([1.0 - p[model.benign] for p in probabilities]), np.array(minors, dtype=bool))
 
 
-def out_of_fold(examples: list[corpus.Example]) -> Scores:
+def out_of_fold(examples: list[corpus.Example], scale: float, known: dict[str, np.ndarray]) -> Scores:
     from sklearn.model_selection import StratifiedGroupKFold
 
     from yolive.moderation.policy.learned import training
@@ -85,7 +92,8 @@ def out_of_fold(examples: list[corpus.Example]) -> Scores:
     harm, minors = np.zeros(len(examples)), np.zeros(len(examples), dtype=bool)
     folds = StratifiedGroupKFold(FOLDS, shuffle=True, random_state=reader.SEED)
     for kept, left_out in folds.split(examples, labels, groups):
-        fold = scored(training.train([examples[i] for i in kept]), [examples[i].text for i in left_out])
+        model = training.train([examples[i] for i in kept], scale, known)
+        fold = scored(model, [examples[i].text for i in left_out])
         harm[left_out], minors[left_out] = fold.harm, fold.minors
     return Scores(harm, minors)
 
@@ -119,7 +127,9 @@ def thresholds_for(scores: Scores, benign: np.ndarray, weights: np.ndarray) -> H
     return best
 
 
-def misses_held(examples: list[corpus.Example], hold_at: HoldAt) -> list[tuple[Miss, bool]]:
+def misses_held(
+    examples: list[corpus.Example], hold_at: HoldAt, scale: float, known: dict[str, np.ndarray]
+) -> list[tuple[Miss, bool]]:
     """Each first-score miss, scored by a reader trained on train and dev less the list it came from."""
     from yolive.moderation.policy.learned import training
 
@@ -129,7 +139,8 @@ def misses_held(examples: list[corpus.Example], hold_at: HoldAt) -> list[tuple[M
         mine = [m for m in first_score_misses() if m.list_name == name]
         if not {m.text for m in mine} <= {e.text for e in examples if e.source == source}:
             raise ValueError(f"first_score_misses.tsv names prompts that {source} no longer holds")
-        held = scored(training.train([e for e in examples if e.source != source]), [m.text for m in mine])
+        model = training.train([e for e in examples if e.source != source], scale, known)
+        held = scored(model, [m.text for m in mine])
         out += list(zip(mine, held.held(hold_at).tolist(), strict=True))
     return out
 
@@ -194,11 +205,17 @@ def main(argv: list[str]) -> int:
     django.setup()
     from yolive.moderation.policy.learned import training
 
+    parser = argparse.ArgumentParser(prog="python -m yolive.moderation.policy.learned.crossval")
+    parser.add_argument(
+        "--scale", type=float, default=reader.EMBEDDING_SCALE, help="the sentence embedding's (0: none)"
+    )
+    scale = parser.parse_args(argv).scale
     examples = training.corpus_examples()
     decisions = rules_decisions(examples)
-    scores = out_of_fold(examples)
+    known = embeddings_of([e.text for e in examples] + training.everyday().texts) if scale else {}
+    scores = out_of_fold(examples, scale, known)
     benign = np.array([not e.harmful and d == "allow" for e, d in zip(examples, decisions, strict=True)])
-    misses = misses_held(examples, thresholds_for(scores, benign, weights_of(examples)))
+    misses = misses_held(examples, thresholds_for(scores, benign, weights_of(examples)), scale, known)
     print(report(examples, decisions, scores, misses))
     return 0
 

