@@ -182,3 +182,28 @@ def test_a_word_taken_out_leaves_the_rest_of_the_prompt():
     assert reader.without("a man hits a dog", "a") == "man hits a dog"
     assert reader.without("a man hits a dog", "hits") == "a man a dog"
     assert reader.without("你去死吧", "去死") == "你吧"
+
+
+def test_two_threads_asking_at_once_train_it_once(model, monkeypatch, tmp_path):
+    import threading
+    import time
+
+    trainings = []
+
+    def slow_train(examples):
+        trainings.append(1)
+        time.sleep(0.5)  # long enough for the other thread to ask meanwhile
+        return model
+
+    monkeypatch.setattr(training, "train", slow_train)
+    monkeypatch.setenv("YOLIVE_CACHE_DIR", str(tmp_path))
+    training.shipped.cache_clear()
+    try:
+        threads = [threading.Thread(target=training.shipped) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert trainings == [1]  # the second read the one the first kept
+    finally:
+        training.shipped.cache_clear()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -103,6 +104,14 @@ def cache_dir() -> Path:
 def shipped() -> LearnedReader:
     """The gate's reader: loaded from the cache folder, or trained and kept there (gate.warm_up does this in
     the background at start)."""
+    with _TRAINING:  # the warm-up thread and a first prompt would otherwise both train it
+        return _loaded_or_trained()
+
+
+_TRAINING = threading.Lock()
+
+
+def _loaded_or_trained() -> LearnedReader:
     path = cache_dir() / f"learned-reader-{fingerprint()}.npz"
     try:
         return LearnedReader.load(path)
