@@ -71,10 +71,14 @@ def sentence_encoder() -> Any:
     return USE(threads=1)
 
 
+def encoded(meant: Sequence[str]) -> np.ndarray:
+    """(texts, 512) unit sentence embeddings of texts as given."""
+    return np.asarray(sentence_encoder().encode(list(meant)), dtype=np.float64).reshape(len(meant), -1)
+
+
 def embedded(texts: Sequence[str]) -> np.ndarray:
-    """(texts, 512) unit sentence embeddings of prompts as written (their meaning forms are taken here)."""
-    meant = [meaning_form(normalize(t)) for t in texts]
-    return np.asarray(sentence_encoder().encode(meant), dtype=np.float64).reshape(len(texts), -1)
+    """The sentence embeddings of prompts as written (their meaning forms are taken here)."""
+    return encoded([meaning_form(normalize(t)) for t in texts])
 
 
 def without(form: str, word: str) -> str:
@@ -255,8 +259,7 @@ class LearnedReader:
 
     def _meaning(self, texts: list[str]) -> np.ndarray:
         """The embedding's part of the logits for each of `texts` (meaning forms)."""
-        encoded = np.asarray(sentence_encoder().encode(texts), dtype=np.float64).reshape(len(texts), -1)
-        return np.asarray(self.scale * encoded @ self.weights[self.ngrams :])
+        return np.asarray(self.scale * encoded(texts) @ self.weights[self.ngrams :])
 
     def probabilities(self, forms: list[str]) -> np.ndarray:
         columns, values = self._features(reading_text(forms))
@@ -301,7 +304,7 @@ class LearnedReader:
             meaning = self._meaning(texts)
             towards_class = meaning[:, klass] - meaning[:, self.benign]
             scores = [
-                s + towards_class[0] - without for s, without in zip(scores, towards_class[1:], strict=True)
+                s + towards_class[0] - lacking for s, lacking in zip(scores, towards_class[1:], strict=True)
             ]
         strongest = max(scores, default=0.0)
         if strongest <= 0:
