@@ -6,8 +6,8 @@ import pytest
 import torch
 
 from generation.block_causal import unpacked
-from lab.training.architecture import LATENT_CHANNELS, LATENT_GRID
 from generation.pipeline import velocity
+from lab.training.architecture import LATENT_CHANNELS, LATENT_GRID
 from lab.training.diffusion_forcing import DiffusionForcingTrainer, TeacherForcingTrainer
 from lab.training.transformer import Latents, Trainer, pack
 from tests.helpers.commands import refusal
