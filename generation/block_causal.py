@@ -7,8 +7,10 @@ block attending to itself and to the cached keys and values of the blocks before
   forcing runs, and what the cached passes must equal;
 - `with causal.block(frame, fill=False):` one forward pass over one block's tokens reads the cache; with
   `fill=True` it also writes the block's keys and values into it (run once a block is finished, at a clean
-  or slightly noised timestep, not at every step).
-Outside both, attention is the stock bidirectional one. A frame's time coordinate counts from an origin that
+  or slightly noised timestep, not at every step);
+- `with causal.attending(mask):` one forward pass under any mask (the lab's teacher forcing reads a clip
+  twice, clean and noisy, each noisy frame seeing the clean frames the cache would hold).
+Outside these, attention is the stock bidirectional one. A frame's time coordinate counts from an origin that
 `rebase` moves (the renderer moves it at each clip, so a stream of any length reads small coordinates and
 float32's rotations stay exact); cached keys are kept before their rotation and rotated at read time, so
 moving the origin changes nothing but rounding, since rotary attention depends only on differences.
