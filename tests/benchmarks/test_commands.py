@@ -59,3 +59,14 @@ def test_the_block_stream_benchmark_compares_the_worker_paths_clip_after_clip(ca
         assert f"| {path} |" in out
     assert "| bidirectional | " in out and "| 1.00x |" in out
     assert "3 of 3 frames held" in out  # one sink and a window of two, full after two clips
+
+
+def test_the_moderation_benchmark_reads_the_resident_memory_an_allocation_adds():
+    import numpy as np
+
+    from benchmarks.moderation import resident_mib
+
+    before = resident_mib()
+    block = np.ones(8 * 1024 * 1024)  # 64 MiB, every page written
+    assert resident_mib() - before > 50
+    del block
